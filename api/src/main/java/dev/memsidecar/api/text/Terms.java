@@ -1,0 +1,78 @@
+package dev.memsidecar.api.text;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The words of a text, the same way for embedding and keyword matching: lower-cased (root
+ * locale), split on anything but letters, digits and underscore; Han, Hiragana, Katakana and Hangul
+ * characters give one term each plus one per adjacent pair (bigrams), since those scripts do not
+ * separate words with spaces. Thread-safe and stateless.
+ */
+public final class Terms {
+  private static final Set<String> STOPWORDS =
+      Set.of(
+          "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "for", "from",
+          "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on",
+          "or", "our", "so", "that", "the", "their", "them", "then", "there", "these", "they",
+          "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why",
+          "will", "with", "you", "your");
+
+  private Terms() {}
+
+  /** Every term of {@code text} in order, stopwords included. */
+  public static List<String> of(String text) {
+    List<String> out = new ArrayList<>();
+    StringBuilder word = new StringBuilder();
+    int prevCjk = -1;
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      i += Character.charCount(cp);
+      if (isCjk(cp)) {
+        flush(word, out);
+        out.add(new String(Character.toChars(cp)));
+        if (prevCjk >= 0) {
+          out.add(new String(Character.toChars(prevCjk)) + new String(Character.toChars(cp)));
+        }
+        prevCjk = cp;
+        continue;
+      }
+      prevCjk = -1;
+      if (Character.isLetterOrDigit(cp) || cp == '_') {
+        word.appendCodePoint(cp);
+      } else {
+        flush(word, out);
+      }
+    }
+    flush(word, out);
+    return out;
+  }
+
+  /** The terms of {@code text} that carry meaning: {@link #of} less common English stopwords. */
+  public static List<String> keywords(String text) {
+    List<String> all = of(text);
+    all.removeIf(Terms::isStopword);
+    return all;
+  }
+
+  public static boolean isStopword(String term) {
+    return STOPWORDS.contains(term);
+  }
+
+  private static void flush(StringBuilder word, List<String> out) {
+    if (!word.isEmpty()) {
+      out.add(word.toString().toLowerCase(Locale.ROOT));
+      word.setLength(0);
+    }
+  }
+
+  private static boolean isCjk(int cp) {
+    Character.UnicodeScript s = Character.UnicodeScript.of(cp);
+    return s == Character.UnicodeScript.HAN
+        || s == Character.UnicodeScript.HIRAGANA
+        || s == Character.UnicodeScript.KATAKANA
+        || s == Character.UnicodeScript.HANGUL;
+  }
+}
