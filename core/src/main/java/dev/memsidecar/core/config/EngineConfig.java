@@ -1,0 +1,47 @@
+package dev.memsidecar.core.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Everything the engine needs, already validated and merged from defaults, files and overrides.
+ *
+ * @param dataDir where all generated data lives (one sub-directory per profile)
+ * @param flags the four memory flags
+ * @param profiles the active profiles (after {@code memory.refs}), in order
+ * @param gateThreshold the write gate's threshold, 0..10 (default 7.0)
+ * @param embedder the embedder name, e.g. "hash"
+ * @param maintenance {@code memory.maintenance}
+ */
+public record EngineConfig(
+    Path dataDir,
+    Flags flags,
+    List<ProfileSpec> profiles,
+    double gateThreshold,
+    String embedder,
+    Maintenance maintenance) {
+
+  public static final double DEFAULT_GATE_THRESHOLD = 7.0;
+  public static final String DEFAULT_EMBEDDER = "hash";
+
+  public EngineConfig {
+    requireNonNull(dataDir, "dataDir is null");
+    requireNonNull(flags, "flags is null");
+    profiles = List.copyOf(profiles);
+    requireNonNull(embedder, "embedder is null");
+    requireNonNull(maintenance, "maintenance is null");
+  }
+
+  /** The embedded defaults: profiles workspace and user on langmem-sqlite, all flags on. */
+  public static EngineConfig defaults(Path dataDir) {
+    return new EngineConfig(
+        dataDir,
+        Flags.ALL_ON,
+        List.of(ProfileSpec.of("workspace", ScopeKind.WORKSPACE), ProfileSpec.of("user", ScopeKind.USER)),
+        DEFAULT_GATE_THRESHOLD,
+        DEFAULT_EMBEDDER,
+        Maintenance.DEFAULT);
+  }
+}
