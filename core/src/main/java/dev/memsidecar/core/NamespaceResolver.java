@@ -1,0 +1,56 @@
+package dev.memsidecar.core;
+
+import dev.memsidecar.api.Ids;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.Namespace;
+import dev.memsidecar.core.config.ProfileSpec;
+
+/**
+ * Makes a namespace from a scope and a profile, the only way namespaces are made. Every id is
+ * checked (fail closed: a bad or missing id is INVALID_ARGUMENT naming the field):
+ *
+ * <pre>
+ * workspace  &lt;workspaceId&gt;:workspace:&lt;profile&gt;
+ * user       &lt;workspaceId&gt;:user:&lt;userId&gt;:&lt;profile&gt;
+ * agent      &lt;workspaceId&gt;:agent:&lt;agentId&gt;:&lt;profile&gt;
+ * session    &lt;workspaceId&gt;:session:&lt;sessionId&gt;:&lt;profile&gt;
+ * </pre>
+ *
+ * Since ids cannot hold ':', no two (scope, profile) pairs share a namespace.
+ */
+public final class NamespaceResolver {
+
+  /** The namespace of {@code profile} for {@code scope}. */
+  public Namespace resolve(Scope scope, ProfileSpec profile) {
+    String ws = Ids.require("scope.workspace_id", scope.workspaceId());
+    String id = profile.id();
+    return Namespace.of(
+        switch (profile.scopeKind()) {
+          case WORKSPACE -> ws + ":workspace:" + id;
+          case USER -> ws + ":user:" + require("scope.user_id", scope.userId(), id) + ":" + id;
+          case AGENT -> ws + ":agent:" + require("scope.agent_id", scope.agentId(), id) + ":" + id;
+          case SESSION ->
+              ws + ":session:" + require("scope.session_id", scope.sessionId(), id) + ":" + id;
+        });
+  }
+
+  /** Whether {@code scope} carries the id {@code profile} needs (the workspace id is checked too). */
+  public boolean canResolve(Scope scope, ProfileSpec profile) {
+    return Ids.isValid(scope.workspaceId())
+        && Ids.isValid(
+            switch (profile.scopeKind()) {
+              case WORKSPACE -> scope.workspaceId();
+              case USER -> scope.userId();
+              case AGENT -> scope.agentId();
+              case SESSION -> scope.sessionId();
+            });
+  }
+
+  private static String require(String field, String value, String profileId) {
+    if (value.isEmpty()) {
+      throw MemoryException.invalidArgument(
+          field, field + " is required by profile '" + profileId + "'");
+    }
+    return Ids.require(field, value);
+  }
+}

@@ -1,0 +1,180 @@
+package dev.memsidecar.sidecar;
+
+import dev.memsidecar.core.CoreModule;
+import dev.memsidecar.core.MemoryEngine;
+import dev.memsidecar.sidecar.config.ConfigException;
+import dev.memsidecar.sidecar.config.ConfigLoader;
+import dev.memsidecar.sidecar.config.SidecarConfig;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Properties;
+import sun.misc.Signal;
+
+/** The command line: {@code memsidecar serve [flags]}, {@code memsidecar version}. */
+public final class Main {
+  static final String USAGE =
+      """
+      usage: java -jar memsidecar.jar serve [--workspace DIR] [--host HOST] [--port N] [--data DIR]
+             java -jar memsidecar.jar version
+             java -jar memsidecar.jar --help
+
+      serve         run the sidecar until SIGTERM or SIGINT
+        --workspace DIR  the workspace folder: reads DIR/memsidecar.yaml and
+                         DIR/config/memory/*.yaml (both optional). Default: current directory
+        --host HOST      address to listen on (default 127.0.0.1; env MEMSIDECAR_HOST)
+        --port N         port to listen on, 0 for any free port (default 7411; env MEMSIDECAR_PORT)
+        --data DIR       where generated data lives (default DIR/.memsidecar; env MEMSIDECAR_DATA)
+        --help           this text
+      version       print the version
+
+      Precedence: built-in defaults < memsidecar.yaml < environment < flags. When the server accepts
+      calls it prints one line "listening on HOST:PORT" on stdout; logs go to stderr.
+      SIGTERM: health turns NOT_SERVING, in-flight calls finish, exit 0.
+      """;
+
+  private static final int WORKER_THREADS = 16;
+  private static final long SHUTDOWN_GRACE_MILLIS = 10_000;
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    // Guice's class generation (for AOP, which we do not use) calls sun.misc.Unsafe, which new
+    // JDKs warn about on every start.
+    System.setProperty("guice_bytecode_gen_option", "DISABLED");
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+      out.print(USAGE);
+      return args.length == 0 ? 2 : 0;
+    }
+    return switch (args[0]) {
+      case "version" -> {
+        out.println("memsidecar " + version());
+        yield 0;
+      }
+      case "serve" -> serve(Arrays.asList(args).subList(1, args.length).iterator(), out, err);
+      default -> usageError(err, "unknown command '" + args[0] + "'");
+    };
+  }
+
+  private static int serve(Iterator<String> args, PrintStream out, PrintStream err) {
+    Path workspace = Path.of(".");
+    String host = null;
+    Integer port = null;
+    Path data = null;
+    while (args.hasNext()) {
+      String flag = args.next();
+      if (flag.equals("--help") || flag.equals("-h")) {
+        out.print(USAGE);
+        return 0;
+      }
+      if (!args.hasNext()) {
+        return usageError(err, flag.startsWith("--") ? flag + " needs a value" : "unexpected '" + flag + "'");
+      }
+      String value = args.next();
+      switch (flag) {
+        case "--workspace" -> workspace = Path.of(value);
+        case "--host" -> host = value;
+        case "--data" -> data = Path.of(value);
+        case "--port" -> {
+          try {
+            port = Integer.parseInt(value);
+          } catch (NumberFormatException e) {
+            return usageError(err, "--port must be a number: '" + value + "'");
+          }
+        }
+        default -> {
+          return usageError(err, "unknown flag '" + flag + "'");
+        }
+      }
+    }
+
+    SidecarConfig config;
+    try {
+      config =
+          ConfigLoader.load(
+              workspace.toAbsolutePath().normalize(),
+              System.getenv(),
+              new ConfigLoader.Overrides(host, port, data));
+    } catch (ConfigException e) {
+      err.println("memsidecar: configuration error: " + e.getMessage());
+      return 2;
+    }
+
+    SidecarServer server;
+    try {
+      MemoryEngine engine =
+          new CoreModule(config.engine(), Main.class.getClassLoader()).engine();
+      server =
+          new SidecarServer(
+                  NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())),
+                  engine,
+                  version(),
+                  WORKER_THREADS)
+              .start();
+    } catch (IOException | RuntimeException e) {
+      err.println("memsidecar: cannot start: " + rootMessage(e));
+      return 1;
+    }
+    SidecarServer running = server;
+    Runnable stop = () -> running.stop(SHUTDOWN_GRACE_MILLIS);
+    // SIGTERM/SIGINT: stop in order, then exit 0 (a plain JVM exit on SIGTERM would report 143).
+    for (String signal : new String[] {"TERM", "INT"}) {
+      Signal.handle(
+          new Signal(signal),
+          s -> {
+            stop.run();
+            Runtime.getRuntime().halt(0);
+          });
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "memsidecar-shutdown"));
+
+    out.println("listening on " + hostPort(config.host(), server.port()));
+    out.flush();
+    try {
+      server.awaitTermination();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+
+  static String version() {
+    try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+      Properties p = new Properties();
+      if (in != null) {
+        p.load(in);
+      }
+      return p.getProperty("version", "dev");
+    } catch (IOException e) {
+      return "dev";
+    }
+  }
+
+  private static String hostPort(String host, int port) {
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+  }
+
+  private static int usageError(PrintStream err, String message) {
+    err.println("memsidecar: " + message);
+    err.println("run 'java -jar memsidecar.jar --help' for usage");
+    return 2;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String message = t.getMessage() == null ? t.toString() : t.getMessage();
+    return t == e ? message : e.getMessage() + " (" + message + ")";
+  }
+}

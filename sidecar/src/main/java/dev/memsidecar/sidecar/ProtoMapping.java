@@ -1,0 +1,146 @@
+package dev.memsidecar.sidecar;
+
+import com.google.protobuf.Timestamp;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.core.GateScores;
+import dev.memsidecar.core.MemoryHit;
+import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.StoredMemory;
+import dev.memsidecar.core.WriteDecision;
+import dev.memsidecar.proto.v1.Memory;
+import dev.memsidecar.proto.v1.MemoryKind;
+import dev.memsidecar.proto.v1.MemoryStatus;
+import dev.memsidecar.proto.v1.SearchHit;
+import dev.memsidecar.proto.v1.Validity;
+import dev.memsidecar.proto.v1.WriteOutcome;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/** Translates between the wire types of memsidecar.v1 and the engine's types. Stateless. */
+final class ProtoMapping {
+  private ProtoMapping() {}
+
+  static Scope scope(dev.memsidecar.proto.v1.Scope s) {
+    return new Scope(s.getWorkspaceId(), s.getUserId(), s.getAgentId(), s.getSessionId());
+  }
+
+  static GateScores scores(dev.memsidecar.proto.v1.GateScores s) {
+    return new GateScores(
+        s.getImportance(),
+        s.getNovelty(),
+        s.getRelevance(),
+        s.getCredibility(),
+        s.getGranularity(),
+        s.getTimeliness());
+  }
+
+  static dev.memsidecar.proto.v1.GateScores scores(GateScores s) {
+    return dev.memsidecar.proto.v1.GateScores.newBuilder()
+        .setImportance(s.importance())
+        .setNovelty(s.novelty())
+        .setRelevance(s.relevance())
+        .setCredibility(s.credibility())
+        .setGranularity(s.granularity())
+        .setTimeliness(s.timeliness())
+        .build();
+  }
+
+  /** The api kind, or {@code null} for UNSPECIFIED. */
+  static dev.memsidecar.api.MemoryKind kind(MemoryKind kind, String field) {
+    return switch (kind) {
+      case MEMORY_KIND_UNSPECIFIED -> null;
+      case MEMORY_KIND_SEMANTIC -> dev.memsidecar.api.MemoryKind.SEMANTIC;
+      case MEMORY_KIND_EPISODIC -> dev.memsidecar.api.MemoryKind.EPISODIC;
+      case MEMORY_KIND_PROCEDURAL -> dev.memsidecar.api.MemoryKind.PROCEDURAL;
+      case UNRECOGNIZED -> throw MemoryException.invalidArgument(field, field + " is not a known kind");
+    };
+  }
+
+  static Set<dev.memsidecar.api.MemoryKind> kinds(List<MemoryKind> kinds) {
+    Set<dev.memsidecar.api.MemoryKind> out = EnumSet.noneOf(dev.memsidecar.api.MemoryKind.class);
+    for (MemoryKind k : kinds) {
+      dev.memsidecar.api.MemoryKind kind = kind(k, "kinds");
+      if (kind != null) {
+        out.add(kind);
+      }
+    }
+    return out;
+  }
+
+  /** The api validity, or {@code null} for UNSPECIFIED. */
+  static dev.memsidecar.api.Validity validity(Validity v) {
+    return switch (v) {
+      case VALIDITY_UNSPECIFIED -> null;
+      case VALIDITY_LONG_TERM -> dev.memsidecar.api.Validity.LONG_TERM;
+      case VALIDITY_SHORT_TERM -> dev.memsidecar.api.Validity.SHORT_TERM;
+      case UNRECOGNIZED -> throw MemoryException.invalidArgument("validity", "validity is not known");
+    };
+  }
+
+  static Memory memory(StoredMemory stored) {
+    MemoryRecord r = stored.record();
+    Memory.Builder b =
+        Memory.newBuilder()
+            .setId(r.id())
+            .setNamespace(r.namespace().value())
+            .setProfile(r.profile())
+            .setKind(
+                switch (r.kind()) {
+                  case SEMANTIC -> MemoryKind.MEMORY_KIND_SEMANTIC;
+                  case EPISODIC -> MemoryKind.MEMORY_KIND_EPISODIC;
+                  case PROCEDURAL -> MemoryKind.MEMORY_KIND_PROCEDURAL;
+                })
+            .setContent(r.content())
+            .setSummary(r.summary())
+            .setConfidence(r.confidence())
+            .addAllTags(r.tags())
+            .setSensitivity(r.sensitivity())
+            .putAllMetadata(r.metadata())
+            .setCreateTime(timestamp(r.createTime()))
+            .setUpdateTime(timestamp(r.updateTime()))
+            .setGateScore(r.gateScore())
+            .setStatus(
+                switch (r.status()) {
+                  case ACTIVE -> MemoryStatus.MEMORY_STATUS_ACTIVE;
+                  case SUPERSEDED -> MemoryStatus.MEMORY_STATUS_SUPERSEDED;
+                  case FORGOTTEN -> MemoryStatus.MEMORY_STATUS_FORGOTTEN;
+                })
+            .addAllSourceRefs(r.sourceRefs())
+            .setValidity(
+                switch (r.validity()) {
+                  case LONG_TERM -> Validity.VALIDITY_LONG_TERM;
+                  case SHORT_TERM -> Validity.VALIDITY_SHORT_TERM;
+                })
+            .setProvider(stored.provider());
+    if (r.expireTime() != null) {
+      b.setExpireTime(timestamp(r.expireTime()));
+    }
+    return b.build();
+  }
+
+  static SearchHit hit(MemoryHit hit) {
+    return SearchHit.newBuilder().setMemory(memory(hit.memory())).setScore(hit.score()).build();
+  }
+
+  static dev.memsidecar.proto.v1.WriteDecision decision(WriteDecision d) {
+    return dev.memsidecar.proto.v1.WriteDecision.newBuilder()
+        .setOutcome(
+            switch (d.outcome()) {
+              case STORED -> WriteOutcome.WRITE_OUTCOME_STORED;
+              case MERGED -> WriteOutcome.WRITE_OUTCOME_MERGED;
+              case REJECTED -> WriteOutcome.WRITE_OUTCOME_REJECTED;
+            })
+        .setMemory(memory(d.memory()))
+        .setGateScore(d.gateScore())
+        .setScores(scores(d.scores()))
+        .setReason(d.reason())
+        .build();
+  }
+
+  static Timestamp timestamp(Instant t) {
+    return Timestamp.newBuilder().setSeconds(t.getEpochSecond()).setNanos(t.getNano()).build();
+  }
+}

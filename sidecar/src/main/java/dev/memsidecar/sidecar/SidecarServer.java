@@ -1,0 +1,135 @@
+package dev.memsidecar.sidecar;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.core.MemoryEngine;
+import dev.memsidecar.proto.v1.AdminServiceGrpc;
+import dev.memsidecar.proto.v1.MemoryFileServiceGrpc;
+import dev.memsidecar.proto.v1.MemoryServiceGrpc;
+import dev.memsidecar.proto.v1.ToolRuleServiceGrpc;
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.ServerInterceptors;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The gRPC server around one engine: memsidecar.v1 services, grpc.health.v1 and server reflection,
+ * on a fixed pool of worker threads. {@link #stop} is the shutdown order: health NOT_SERVING, stop
+ * taking calls, let in-flight calls finish (up to a grace period), cancel the rest, close the
+ * engine.
+ */
+public final class SidecarServer {
+  private static final System.Logger LOG = System.getLogger(SidecarServer.class.getName());
+
+  private final Server server;
+  private final HealthStatusManager health = new HealthStatusManager();
+  private final MemoryEngine engine;
+  private final ExecutorService executor;
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  /** Builds (does not start) a server for {@code engine} with {@code builder}'s transport. */
+  public SidecarServer(ServerBuilder<?> builder, MemoryEngine engine, String version, int threads) {
+    this.engine = requireNonNull(engine, "engine is null");
+    this.executor = workers(threads);
+    StatusMapping errors = new StatusMapping();
+    List<BindableService> services =
+        List.of(
+            new MemoryGrpcService(engine),
+            new AdminGrpcService(engine, version),
+            // Not built yet: listed by reflection, every method answers UNIMPLEMENTED.
+            new MemoryFileServiceGrpc.MemoryFileServiceImplBase() {},
+            new ToolRuleServiceGrpc.ToolRuleServiceImplBase() {});
+    for (BindableService service : services) {
+      builder.addService(ServerInterceptors.intercept(service, errors));
+    }
+    this.server =
+        builder
+            .addService(health.getHealthService())
+            .addService(ProtoReflectionServiceV1.newInstance())
+            .executor(executor)
+            .build();
+  }
+
+  /** Starts serving; health turns SERVING. */
+  public SidecarServer start() throws IOException {
+    server.start();
+    health.setStatus("", ServingStatus.SERVING);
+    for (String name :
+        List.of(
+            MemoryServiceGrpc.SERVICE_NAME,
+            AdminServiceGrpc.SERVICE_NAME,
+            MemoryFileServiceGrpc.SERVICE_NAME,
+            ToolRuleServiceGrpc.SERVICE_NAME)) {
+      health.setStatus(name, ServingStatus.SERVING);
+    }
+    return this;
+  }
+
+  /** The bound port (useful when started on port 0). */
+  public int port() {
+    return server.getPort();
+  }
+
+  /**
+   * Orderly shutdown; safe to call more than once and from any thread: later callers wait until the
+   * first has finished, so nobody exits the JVM while stores are closing.
+   */
+  public void stop(long graceMillis) {
+    if (!stopping.compareAndSet(false, true)) {
+      try {
+        stopped.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return;
+    }
+    health.enterTerminalState();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(graceMillis, TimeUnit.MILLISECONDS)) {
+        LOG.log(System.Logger.Level.WARNING, "calls still running after grace; cancelling them");
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      server.shutdownNow();
+    } finally {
+      executor.shutdown();
+      engine.close();
+      stopped.countDown();
+    }
+  }
+
+  /** Blocks until the server has terminated. */
+  public void awaitTermination() throws InterruptedException {
+    server.awaitTermination();
+  }
+
+  private static ExecutorService workers(int threads) {
+    AtomicInteger n = new AtomicInteger();
+    return new ThreadPoolExecutor(
+        threads,
+        threads,
+        60,
+        TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "memsidecar-grpc-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+  }
+}
