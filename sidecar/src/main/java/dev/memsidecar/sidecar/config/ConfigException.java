@@ -1,0 +1,18 @@
+package dev.memsidecar.sidecar.config;
+
+/**
+ * The configuration cannot be used; start-up stops. The message names where the problem is (a
+ * file relative to the workspace, "environment" or "command line"), the dotted key path and the bad
+ * value, e.g. {@code config/memory/user.yaml: unknown key 'spec.provder'}.
+ */
+public final class ConfigException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public ConfigException(String message) {
+    super(message);
+  }
+
+  public ConfigException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,34 @@
+package dev.memsidecar.sidecar.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.core.config.EngineConfig;
+import java.nio.file.Path;
+
+/**
+ * The whole, validated configuration of one sidecar process; built by {@link ConfigLoader}.
+ *
+ * @param host the address the gRPC server binds to, e.g. "127.0.0.1"
+ * @param port the gRPC port, 0..65535 (0 picks a free port)
+ * @param dataDir where all generated data lives; absolute and normalised
+ * @param workspaceDir the workspace folder the configuration was read from; absolute and normalised
+ * @param engine the engine's configuration; its {@link EngineConfig#dataDir()} is {@code dataDir}
+ */
+public record SidecarConfig(
+    String host, int port, Path dataDir, Path workspaceDir, EngineConfig engine) {
+
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 7411;
+  /** The data folder's default name, inside the workspace. */
+  public static final String DEFAULT_DATA_DIR = ".memsidecar";
+
+  public SidecarConfig {
+    requireNonNull(host, "host is null");
+    requireNonNull(dataDir, "dataDir is null");
+    requireNonNull(workspaceDir, "workspaceDir is null");
+    requireNonNull(engine, "engine is null");
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port " + port + " is outside 0..65535");
+    }
+  }
+}

@@ -1,0 +1,513 @@
+package dev.memsidecar.sidecar.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memsidecar.core.config.EngineConfig;
+import dev.memsidecar.core.config.Flags;
+import dev.memsidecar.core.config.Maintenance;
+import dev.memsidecar.core.config.ProfileSpec;
+import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.sidecar.config.ConfigLoader.Overrides;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TestConfigLoader {
+  private static final String WORKSPACE_DOC =
+      """
+      apiVersion: memsidecar.dev/v1
+      kind: Memory
+      metadata:
+        name: workspace
+      spec:
+        provider: langmem
+      """;
+
+  @TempDir Path workspace;
+
+  @Test
+  void noFilesGivesDefaults() {
+    SidecarConfig config = load();
+
+    assertEquals("127.0.0.1", config.host());
+    assertEquals(7411, config.port());
+    assertEquals(workspace.resolve(".memsidecar"), config.dataDir());
+    assertEquals(workspace, config.workspaceDir());
+    assertEquals(EngineConfig.defaults(config.dataDir()), config.engine());
+    assertEquals(List.of("workspace", "user"), ids(config));
+    assertEquals(ScopeKind.USER, config.engine().profiles().get(1).scopeKind());
+    assertEquals("langmem-sqlite", config.engine().profiles().get(0).provider());
+  }
+
+  @Test
+  void emptyFilesAreFine() throws IOException {
+    write("memsidecar.yaml", "");
+    write("config/memory/empty.yaml", "# nothing here\n");
+    write("config/memory/blank.yml", "---\n---\n");
+
+    assertEquals(EngineConfig.defaults(workspace.resolve(".memsidecar")), load().engine());
+  }
+
+  @Test
+  void fullMainFileIsApplied() throws IOException {
+    write(
+        "memsidecar.yaml",
+        """
+        server:
+          host: 0.0.0.0
+          port: 9000
+        data: state/mem
+        memory:
+          enabled: true
+          deepagentsMem: { read: true, write: false }
+          LangMem: { read: false, write: true }
+          maintenance: { enabled: false, schedule: nightly, prompt: "keep facts" }
+          refs: [user]
+          gate: { threshold: 6.5 }
+          embedder: onnx-mini
+        """);
+
+    SidecarConfig config = load();
+
+    assertEquals("0.0.0.0", config.host());
+    assertEquals(9000, config.port());
+    assertEquals(workspace.resolve("state/mem"), config.dataDir());
+    EngineConfig engine = config.engine();
+    assertEquals(config.dataDir(), engine.dataDir());
+    assertEquals(new Flags(true, false, false, true), engine.flags());
+    assertEquals(new Maintenance(false, "nightly", "keep facts"), engine.maintenance());
+    assertEquals(List.of("user"), ids(config));
+    assertEquals(6.5, engine.gateThreshold());
+    assertEquals("onnx-mini", engine.embedder());
+  }
+
+  @Test
+  void partialFlagBlockKeepsTheOtherFlagsOn() throws IOException {
+    write("memsidecar.yaml", "memory:\n  LangMem:\n    write: false\n");
+
+    assertEquals(new Flags(true, true, true, false), load().engine().flags());
+  }
+
+  @Test
+  void memoryDisabledTurnsAllFourFlagsOff() throws IOException {
+    write(
+        "memsidecar.yaml",
+        """
+        memory:
+          enabled: false
+          deepagentsMem: { read: true, write: true }
+          LangMem: { read: true, write: true }
+        """);
+
+    assertEquals(Flags.ALL_OFF, load().engine().flags());
+  }
+
+  @Test
+  void environmentOverridesFile() throws IOException {
+    write("memsidecar.yaml", "server: { host: 10.0.0.1, port: 9000 }\ndata: from-file\n");
+
+    SidecarConfig config =
+        ConfigLoader.load(
+            workspace,
+            Map.of(
+                "MEMSIDECAR_HOST", "10.0.0.2",
+                "MEMSIDECAR_PORT", "9001",
+                "MEMSIDECAR_DATA", "from-env"),
+            Overrides.NONE);
+
+    assertEquals("10.0.0.2", config.host());
+    assertEquals(9001, config.port());
+    assertEquals(workspace.resolve("from-env"), config.dataDir());
+    assertEquals(config.dataDir(), config.engine().dataDir());
+  }
+
+  @Test
+  void blankEnvironmentVariableCountsAsUnset() throws IOException {
+    write("memsidecar.yaml", "server: { port: 9000 }\n");
+
+    SidecarConfig config =
+        ConfigLoader.load(workspace, Map.of("MEMSIDECAR_PORT", ""), Overrides.NONE);
+
+    assertEquals(9000, config.port());
+  }
+
+  @Test
+  void commandLineOverridesEnvironment(@TempDir Path elsewhere) {
+    Map<String, String> env =
+        Map.of(
+            "MEMSIDECAR_HOST", "10.0.0.2",
+            "MEMSIDECAR_PORT", "9001",
+            "MEMSIDECAR_DATA", "from-env");
+
+    SidecarConfig config =
+        ConfigLoader.load(
+            workspace, env, new Overrides("10.0.0.3", 9002, elsewhere.resolve("a/../cli")));
+
+    assertEquals("10.0.0.3", config.host());
+    assertEquals(9002, config.port());
+    assertEquals(elsewhere.resolve("cli"), config.dataDir());
+    assertEquals(config.dataDir(), config.engine().dataDir());
+  }
+
+  @Test
+  void relativeCommandLineDataResolvesAgainstWorkspace() {
+    SidecarConfig config =
+        ConfigLoader.load(workspace, Map.of(), new Overrides(null, null, Path.of("cli-data")));
+
+    assertEquals(workspace.resolve("cli-data"), config.dataDir());
+    assertTrue(config.dataDir().isAbsolute());
+  }
+
+  @Test
+  void bothApiVersionsAreAccepted() throws IOException {
+    write("config/memory/a.yaml", WORKSPACE_DOC);
+    write(
+        "config/memory/b.yaml",
+        """
+        apiVersion: stable-harness.dev/v1
+        kind: Memory
+        metadata:
+          name: team
+          description: shared team memory
+        spec:
+          profile: agent
+          enabled: false
+          mode: sync
+        """);
+
+    SidecarConfig config = load();
+
+    assertEquals(List.of("workspace", "user", "team"), ids(config));
+    ProfileSpec workspaceProfile = config.engine().profiles().get(0);
+    assertEquals("langmem", workspaceProfile.provider());
+    assertEquals(ScopeKind.WORKSPACE, workspaceProfile.scopeKind());
+    ProfileSpec team = config.engine().profiles().get(2);
+    assertEquals(ScopeKind.AGENT, team.scopeKind());
+    assertEquals(ProfileSpec.DEFAULT_PROVIDER, team.provider());
+    assertFalse(team.enabled());
+    assertEquals("shared team memory", team.description());
+  }
+
+  @Test
+  void unknownApiVersionFails() throws IOException {
+    write("config/memory/a.yaml", WORKSPACE_DOC.replace("memsidecar.dev/v1", "example.com/v2"));
+
+    ConfigException e = assertThrows(ConfigException.class, this::load);
+
+    assertMessageContains(e, "config/memory/a.yaml: key 'apiVersion'");
+    assertMessageContains(e, "example.com/v2");
+  }
+
+  @Test
+  void otherKindFails() throws IOException {
+    write("config/memory/a.yaml", WORKSPACE_DOC.replace("kind: Memory", "kind: Tool"));
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load), "key 'kind' must be 'Memory'");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          memsidecar.yaml | servr: {}                                 | servr
+          memsidecar.yaml | server: { hots: x }                       | server.hots
+          memsidecar.yaml | memory: { enable: true }                  | memory.enable
+          memsidecar.yaml | 'memory: { LangMem: { reed: true } }'     | memory.LangMem.reed
+          memsidecar.yaml | 'memory: { deepagentsMem: { rw: true } }' | memory.deepagentsMem.rw
+          memsidecar.yaml | 'memory: { maintenance: { cron: x } }'    | memory.maintenance.cron
+          memsidecar.yaml | 'memory: { gate: { min: 1 } }'            | memory.gate.min
+          config/memory/user.yaml | 'spec: { provder: x }'                    | spec.provder
+          config/memory/user.yaml | 'metadata: { name: user, labels: {} }'    | metadata.labels
+          config/memory/user.yaml | 'status: {}'                              | status
+          config/memory/user.yaml | 'spec: { prompts: { summary: x } }'       | spec.prompts.summary
+          """)
+  void unknownKeyFailsNamingFileAndPath(String file, String yaml, String path)
+      throws IOException {
+    String header = "";
+    if (file.startsWith("config/")) {
+      header = "apiVersion: memsidecar.dev/v1\nkind: Memory\n";
+      header += yaml.startsWith("metadata") ? "" : "metadata: { name: user }\n";
+    }
+    write(file, header + yaml);
+
+    ConfigException e = assertThrows(ConfigException.class, this::load);
+
+    assertMessageContains(e, file + ": unknown key '" + path + "'");
+  }
+
+  @Test
+  void yesIsNotABoolean() throws IOException {
+    write("memsidecar.yaml", "memory:\n  LangMem:\n    read: yes\n");
+
+    ConfigException e = assertThrows(ConfigException.class, this::load);
+
+    assertMessageContains(e, "memsidecar.yaml: key 'memory.LangMem.read' must be a boolean");
+    assertMessageContains(e, "'yes'");
+  }
+
+  @Test
+  void quotedBooleanIsNotABoolean() throws IOException {
+    write("memsidecar.yaml", "memory:\n  enabled: \"false\"\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load), "key 'memory.enabled' must be a boolean");
+  }
+
+  @Test
+  void refsSelectAndOrderProfiles() throws IOException {
+    write(
+        "config/memory/extra.yaml",
+        """
+        apiVersion: memsidecar.dev/v1
+        kind: Memory
+        metadata: { name: session }
+        """);
+    write("memsidecar.yaml", "memory:\n  refs: [session, workspace]\n");
+
+    SidecarConfig config = load();
+
+    assertEquals(List.of("session", "workspace"), ids(config));
+    assertEquals(ScopeKind.SESSION, config.engine().profiles().get(0).scopeKind());
+  }
+
+  @Test
+  void refToMissingProfileFails() throws IOException {
+    write("memsidecar.yaml", "memory:\n  refs: [workspace, team]\n");
+
+    ConfigException e = assertThrows(ConfigException.class, this::load);
+
+    assertMessageContains(e, "memsidecar.yaml: key 'memory.refs[1]' names profile 'team'");
+  }
+
+  @Test
+  void userScopeProfileKeepsProviderSettings() throws IOException {
+    write(
+        "config/memory/user.yaml",
+        """
+        apiVersion: stable-harness.dev/v1
+        kind: Memory
+        metadata:
+          name: user
+          description: Per-user preferences.
+        spec:
+          provider: langmem
+          profile: user
+          enabled: true
+          mode: background
+          prompts:
+            semantic: |-
+              Remember durable user preferences.
+            procedural: Remember how the user likes work done.
+          settings:
+            path: user.db
+            topK: 5
+            hybrid: true
+            weight: 0.25
+        """);
+
+    ProfileSpec user = load().engine().profiles().get(1);
+
+    assertEquals("user", user.id());
+    assertEquals(ScopeKind.USER, user.scopeKind());
+    assertEquals("langmem", user.provider());
+    assertEquals("Per-user preferences.", user.description());
+    assertEquals(
+        Map.of(
+            "semantic", "Remember durable user preferences.",
+            "procedural", "Remember how the user likes work done."),
+        user.prompts());
+    assertEquals(
+        Map.of("path", "user.db", "topK", "5", "hybrid", "true", "weight", "0.25"),
+        user.settings());
+  }
+
+  @Test
+  void nestedSettingValueFails() throws IOException {
+    write(
+        "config/memory/user.yaml",
+        WORKSPACE_DOC + "  settings:\n    nested: { a: 1 }\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load),
+        "config/memory/user.yaml: key 'spec.settings.nested' must be a scalar");
+  }
+
+  @Test
+  void duplicateProfileNameFailsNamingBothFiles() throws IOException {
+    write("config/memory/a.yaml", WORKSPACE_DOC);
+    write("config/memory/b.yml", WORKSPACE_DOC);
+
+    ConfigException e = assertThrows(ConfigException.class, this::load);
+
+    assertMessageContains(e, "profile 'workspace' is defined twice");
+    assertMessageContains(e, "config/memory/a.yaml");
+    assertMessageContains(e, "config/memory/b.yml");
+  }
+
+  @Test
+  void multiDocumentFileDefinesSeveralProfiles() throws IOException {
+    write(
+        "config/memory/all.yaml",
+        WORKSPACE_DOC
+            + """
+            ---
+            apiVersion: memsidecar.dev/v1
+            kind: Memory
+            metadata: { name: agent }
+            ---
+            apiVersion: memsidecar.dev/v1
+            kind: Memory
+            metadata: { name: notes-1 }
+            spec: { profile: session, provider: custom-store }
+            """);
+
+    SidecarConfig config = load();
+
+    assertEquals(List.of("workspace", "user", "agent", "notes-1"), ids(config));
+    assertEquals("langmem", config.engine().profiles().get(0).provider());
+    assertEquals(ScopeKind.AGENT, config.engine().profiles().get(2).scopeKind());
+    assertEquals("custom-store", config.engine().profiles().get(3).provider());
+  }
+
+  @Test
+  void errorInLaterDocumentNamesTheDocument() throws IOException {
+    write(
+        "config/memory/all.yaml",
+        WORKSPACE_DOC + "---\napiVersion: memsidecar.dev/v1\nkind: Memory\nmetdata: {}\n");
+
+    ConfigException e = assertThrows(ConfigException.class, this::load);
+
+    assertMessageContains(e, "config/memory/all.yaml: unknown key 'metdata'");
+    assertMessageContains(e, "(document 2)");
+  }
+
+  @Test
+  void portOutOfRangeFails() throws IOException {
+    write("memsidecar.yaml", "server:\n  port: 70000\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load),
+        "memsidecar.yaml: key 'server.port' must be in 0..65535, got 70000");
+  }
+
+  @Test
+  void quotedPortFails() throws IOException {
+    write("memsidecar.yaml", "server:\n  port: \"7411\"\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load), "key 'server.port' must be an integer");
+  }
+
+  @Test
+  void nonNumericEnvironmentPortFails() {
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () -> ConfigLoader.load(workspace, Map.of("MEMSIDECAR_PORT", "http"), Overrides.NONE));
+
+    assertMessageContains(e, "environment: MEMSIDECAR_PORT");
+    assertMessageContains(e, "'http'");
+  }
+
+  @Test
+  void commandLinePortOutOfRangeFails() {
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () -> ConfigLoader.load(workspace, Map.of(), new Overrides(null, -1, null)));
+
+    assertMessageContains(e, "command line: port must be in 0..65535, got -1");
+  }
+
+  @Test
+  void thresholdOutsideZeroToTenFails() throws IOException {
+    write("memsidecar.yaml", "memory:\n  gate: { threshold: 10.5 }\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load),
+        "key 'memory.gate.threshold' must be in 0.0..10.0, got 10.5");
+  }
+
+  @Test
+  void badProfileIdFails() throws IOException {
+    write("config/memory/a.yaml", WORKSPACE_DOC.replace("name: workspace", "name: \"my team\""));
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load),
+        "config/memory/a.yaml: key 'metadata.name' must match [A-Za-z0-9._-]{1,64}, got 'my team'");
+  }
+
+  @Test
+  void badScopeKindFails() throws IOException {
+    write("config/memory/a.yaml", WORKSPACE_DOC + "  profile: tenant\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load),
+        "config/memory/a.yaml: key 'spec.profile' must be one of [workspace, user, agent,"
+            + " session], got 'tenant'");
+  }
+
+  @Test
+  void profileNamedOtherThanAScopeNeedsSpecProfile() throws IOException {
+    write("config/memory/a.yaml", WORKSPACE_DOC.replace("name: workspace", "name: team"));
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load), "missing key 'spec.profile'");
+  }
+
+  @Test
+  void unknownModeFails() throws IOException {
+    write("config/memory/a.yaml", WORKSPACE_DOC + "  mode: eager\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load), "key 'spec.mode' must be one of");
+  }
+
+  @Test
+  void duplicateKeyInOneFileFails() throws IOException {
+    write("memsidecar.yaml", "server:\n  port: 1\n  port: 2\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load), "memsidecar.yaml: invalid YAML");
+  }
+
+  @Test
+  void yamlTagsCannotBuildObjects() throws IOException {
+    write("memsidecar.yaml", "data: !!java.io.File [\"/tmp\"]\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load), "memsidecar.yaml: invalid YAML");
+  }
+
+  private SidecarConfig load() {
+    return ConfigLoader.load(workspace, Map.of(), Overrides.NONE);
+  }
+
+  private void write(String relative, String text) throws IOException {
+    Path file = workspace.resolve(relative);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+  }
+
+  private static List<String> ids(SidecarConfig config) {
+    return config.engine().profiles().stream().map(ProfileSpec::id).toList();
+  }
+
+  private static void assertMessageContains(ConfigException e, String expected) {
+    assertTrue(
+        e.getMessage().contains(expected),
+        () -> "expected message to contain <" + expected + "> but was <" + e.getMessage() + ">");
+  }
+}
