@@ -1,0 +1,203 @@
+package dev.memsidecar.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryKind;
+import dev.memsidecar.api.MemoryStatus;
+import dev.memsidecar.api.Validity;
+import dev.memsidecar.api.embed.HashEmbedder;
+import dev.memsidecar.core.config.Flags;
+import dev.memsidecar.core.config.ProfileSpec;
+import dev.memsidecar.core.config.ScopeKind;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The engine over the real langmem-sqlite provider (found with ServiceLoader), H2 in a temp dir. */
+class TestMemoryEngine {
+  @TempDir Path data;
+
+  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+  private final ProfileSpec disabled =
+      new ProfileSpec("archive", ScopeKind.WORKSPACE, "langmem", false, "", Map.of(), Map.of());
+  private MemoryEngine engine;
+
+  @BeforeEach
+  void open() {
+    engine = engine(Flags.ALL_ON);
+  }
+
+  @AfterEach
+  void close() {
+    engine.close();
+  }
+
+  private MemoryEngine engine(Flags flags) {
+    HashEmbedder embedder = new HashEmbedder();
+    ProviderRegistry registry = ProviderRegistry.load(getClass().getClassLoader());
+    List<ProfileSpec> specs =
+        List.of(
+            ProfileSpec.of("workspace", ScopeKind.WORKSPACE),
+            ProfileSpec.of("user", ScopeKind.USER),
+            disabled);
+    Clock clock =
+        new Clock() {
+          @Override
+          public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(java.time.ZoneId zone) {
+            return this;
+          }
+
+          @Override
+          public Instant instant() {
+            return now.get();
+          }
+        };
+    return new MemoryEngine(
+        new ProfileCatalog(specs, registry, embedder, data),
+        registry,
+        embedder,
+        new NamespaceResolver(),
+        new AccessPolicy(flags),
+        new WriteGate(7.0),
+        clock);
+  }
+
+  private WriteDecision remember(Scope scope, String profile, String content, String requestId) {
+    return engine.remember(
+        new RememberInput(scope, profile, content, null, List.of(), Map.of(), null, null, requestId, ""));
+  }
+
+  private List<MemoryHit> search(Scope scope, String query, List<String> profiles) {
+    return engine.search(new SearchInput(scope, query, profiles, 0, Set.of(), List.of(), 0));
+  }
+
+  @Test
+  void sameRequestIdStoresOnceAndReturnsTheFirstMemory() {
+    Scope scope = Scope.workspace("acme");
+    WriteDecision first = remember(scope, "", "Deploys happen on Tuesdays", "req-1");
+    WriteDecision again = remember(scope, "", "Deploys happen on Tuesdays", "req-1");
+    assertEquals(first.memory().record().id(), again.memory().record().id());
+    assertEquals(1, engine.list(new ListInput(scope, "", 0, "", false)).memories().size());
+    // The same request id in another workspace is another request.
+    WriteDecision other = remember(Scope.workspace("globex"), "", "Deploys happen on Tuesdays", "req-1");
+    assertTrue(!other.memory().record().id().equals(first.memory().record().id()));
+  }
+
+  @Test
+  void searchWithoutProfilesSkipsProfilesTheScopeCannotReach() {
+    remember(Scope.user("acme", "alice"), "user", "Alice prefers green tea", "");
+    remember(Scope.workspace("acme"), "", "The office tea is green", "");
+    List<MemoryHit> workspaceOnly = search(Scope.workspace("acme"), "green tea", List.of());
+    assertEquals(1, workspaceOnly.size());
+    assertEquals("workspace", workspaceOnly.get(0).memory().record().profile());
+    List<MemoryHit> both = search(Scope.user("acme", "alice"), "alice green tea", List.of());
+    assertEquals(2, both.size());
+    assertEquals("Alice prefers green tea", both.get(0).memory().record().content());
+    MemoryException e =
+        assertThrows(
+            MemoryException.class, () -> search(Scope.workspace("acme"), "tea", List.of("user")));
+    assertEquals("scope.user_id", e.field());
+  }
+
+  @Test
+  void shortTermMemoryStopsBeingRecalledAfterItsTtl() {
+    Scope scope = Scope.workspace("acme");
+    WriteDecision d =
+        engine.remember(
+            new RememberInput(
+                scope, "", "Standup moved to 10am this week", MemoryKind.EPISODIC, List.of(),
+                Map.of(), null, Validity.SHORT_TERM, "", ""));
+    assertEquals(now.get().plus(MemoryEngine.SHORT_TERM_TTL), d.memory().record().expireTime());
+    assertEquals(1, search(scope, "standup", List.of()).size());
+    now.set(now.get().plus(MemoryEngine.SHORT_TERM_TTL).plus(Duration.ofSeconds(1)));
+    assertEquals(0, search(scope, "standup", List.of()).size());
+  }
+
+  @Test
+  void forgetHidesFromSearchAndListButGetShowsStatus() {
+    Scope scope = Scope.workspace("acme");
+    String id = remember(scope, "", "VPN host is vpn.acme.test", "").memory().record().id();
+    assertTrue(engine.forget(scope, "", id));
+    assertTrue(engine.forget(scope, "", id));
+    assertEquals(MemoryStatus.FORGOTTEN, engine.get(scope, "", id).record().status());
+    assertEquals(0, search(scope, "vpn host", List.of()).size());
+    assertEquals(0, engine.list(new ListInput(scope, "", 0, "", false)).memories().size());
+    assertEquals(1, engine.list(new ListInput(scope, "", 0, "", true)).memories().size());
+    assertEquals(
+        MemoryException.Code.NOT_FOUND,
+        assertThrows(MemoryException.class, () -> engine.forget(Scope.workspace("other"), "", id))
+            .code());
+  }
+
+  @Test
+  void disabledProfileRefusesWritesAndIsNotSearched() {
+    Scope scope = Scope.workspace("acme");
+    assertEquals(
+        MemoryException.Code.PERMISSION_DENIED,
+        assertThrows(MemoryException.class, () -> remember(scope, "archive", "x y z", ""))
+            .code());
+    remember(scope, "", "release train leaves friday", "");
+    assertEquals(1, search(scope, "release train", List.of()).size());
+    assertEquals(0, search(scope, "release train", List.of("archive")).size());
+  }
+
+  @Test
+  void readOnlyRequestAndWriteFlagStoreNothing() {
+    Scope scope = Scope.workspace("acme");
+    assertThrows(
+        MemoryException.class,
+        () ->
+            engine.remember(
+                new RememberInput(
+                    scope, "", "not stored", null, List.of(), Map.of("memoryWrite", "false"),
+                    null, null, "", "")));
+    engine.close();
+    engine = engine(new Flags(true, true, true, false));
+    assertThrows(MemoryException.class, () -> remember(scope, "", "not stored either", ""));
+    assertEquals(0, engine.list(new ListInput(scope, "", 0, "", true)).memories().size());
+  }
+
+  @Test
+  void pageTokenOfOneUserIsRefusedForAnother() {
+    for (int i = 0; i < 3; i++) {
+      remember(Scope.user("acme", "alice"), "user", "alice fact " + i, "");
+    }
+    MemoryPage page = engine.list(new ListInput(Scope.user("acme", "alice"), "user", 2, "", false));
+    assertEquals(2, page.memories().size());
+    MemoryException e =
+        assertThrows(
+            MemoryException.class,
+            () ->
+                engine.list(
+                    new ListInput(Scope.user("acme", "bob"), "user", 2, page.nextPageToken(), false)));
+    assertEquals("page_token", e.field());
+  }
+
+  @Test
+  void oversizedContentIsResourceExhausted() {
+    MemoryException e =
+        assertThrows(
+            MemoryException.class,
+            () -> remember(Scope.workspace("acme"), "", "x".repeat(Limits.MAX_CONTENT_BYTES + 1), ""));
+    assertEquals(MemoryException.Code.RESOURCE_EXHAUSTED, e.code());
+    assertEquals("content", e.field());
+  }
+}
