@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -148,22 +149,20 @@ public final class MemoryEngine implements AutoCloseable {
     if (!(in.minScore() >= 0 && in.minScore() <= 1)) {
       throw MemoryException.invalidArgument("min_score", "min_score must be 0..1: " + in.minScore());
     }
-    List<ActiveProfile> targets = new ArrayList<>();
-    if (in.profiles().isEmpty()) {
-      for (ActiveProfile p : profiles.all()) {
-        if (namespaces.canResolve(in.scope(), p.spec())) {
-          targets.add(p);
-        }
-      }
-    } else {
-      for (String id : new LinkedHashSet<>(in.profiles())) {
-        ActiveProfile p = profiles.get(id);
-        namespaces.resolve(in.scope(), p.spec()); // a named profile needs its scope id
-        targets.add(p);
+    // Without named profiles, profiles whose scope id the caller did not send are skipped; a
+    // named profile, or an id that was sent, must resolve (a malformed id fails closed).
+    List<ActiveProfile> targets =
+        in.profiles().isEmpty()
+            ? profiles.all().stream().filter(p -> namespaces.hasIdFor(in.scope(), p.spec())).toList()
+            : in.profiles().stream().distinct().map(profiles::get).toList();
+    Map<ActiveProfile, Namespace> readable = new LinkedHashMap<>();
+    for (ActiveProfile p : targets) {
+      Namespace ns = namespaces.resolve(in.scope(), p.spec());
+      if (access.mayRecall(p.spec())) {
+        readable.put(p, ns);
       }
     }
-    targets.removeIf(p -> !access.mayRecall(p.spec()));
-    if (targets.isEmpty()) {
+    if (readable.isEmpty()) {
       return List.of();
     }
     SearchQuery query =
@@ -176,12 +175,12 @@ public final class MemoryEngine implements AutoCloseable {
             in.minScore(),
             clock.instant());
     List<MemoryHit> hits = new ArrayList<>();
-    for (ActiveProfile p : targets) {
-      Namespace ns = namespaces.resolve(in.scope(), p.spec());
-      for (ScoredRecord hit : p.store().search(ns, query)) {
-        hits.add(new MemoryHit(new StoredMemory(hit.record(), p.provider()), hit.score()));
-      }
-    }
+    readable.forEach(
+        (p, ns) -> {
+          for (ScoredRecord hit : p.store().search(ns, query)) {
+            hits.add(new MemoryHit(new StoredMemory(hit.record(), p.provider()), hit.score()));
+          }
+        });
     hits.sort(
         Comparator.comparingDouble((MemoryHit h) -> -h.score())
             .thenComparing(h -> h.memory().record().updateTime(), Comparator.reverseOrder())

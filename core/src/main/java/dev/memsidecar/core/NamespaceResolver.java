@@ -34,16 +34,19 @@ public final class NamespaceResolver {
         });
   }
 
-  /** Whether {@code scope} carries the id {@code profile} needs (the workspace id is checked too). */
-  public boolean canResolve(Scope scope, ProfileSpec profile) {
-    return Ids.isValid(scope.workspaceId())
-        && Ids.isValid(
-            switch (profile.scopeKind()) {
-              case WORKSPACE -> scope.workspaceId();
-              case USER -> scope.userId();
-              case AGENT -> scope.agentId();
-              case SESSION -> scope.sessionId();
-            });
+  /**
+   * Whether {@code scope} carries an id for the scope kind {@code profile} needs (the id may still
+   * be malformed: {@link #resolve} checks it). A search over all profiles skips those without one.
+   */
+  public boolean hasIdFor(Scope scope, ProfileSpec profile) {
+    String id =
+        switch (profile.scopeKind()) {
+          case WORKSPACE -> scope.workspaceId();
+          case USER -> scope.userId();
+          case AGENT -> scope.agentId();
+          case SESSION -> scope.sessionId();
+        };
+    return !id.isEmpty();
   }
 
   private static String require(String field, String value, String profileId) {

@@ -43,7 +43,7 @@ class TestNamespaceResolver {
             MemoryException.class,
             () -> resolver.resolve(Scope.workspace(""), ProfileSpec.of("w", ScopeKind.WORKSPACE)));
     assertEquals("scope.workspace_id", e.field());
-    assertFalse(resolver.canResolve(Scope.workspace("w"), user));
-    assertTrue(resolver.canResolve(Scope.user("w", "u"), user));
+    assertFalse(resolver.hasIdFor(Scope.workspace("w"), user));
+    assertTrue(resolver.hasIdFor(Scope.user("w", "al ice"), user));
   }
 }

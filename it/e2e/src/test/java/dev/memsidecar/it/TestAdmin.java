@@ -1,0 +1,219 @@
+package dev.memsidecar.it;
+
+import static dev.memsidecar.it.Fixtures.PROVIDER;
+import static dev.memsidecar.it.Fixtures.assertStatus;
+import static dev.memsidecar.it.Fixtures.workspace;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memsidecar.proto.v1.BeginRunRequest;
+import dev.memsidecar.proto.v1.CheckToolCallRequest;
+import dev.memsidecar.proto.v1.DeleteToolRuleRequest;
+import dev.memsidecar.proto.v1.EditMemoryFileRequest;
+import dev.memsidecar.proto.v1.EndRunRequest;
+import dev.memsidecar.proto.v1.ExportToolRulesRequest;
+import dev.memsidecar.proto.v1.Flags;
+import dev.memsidecar.proto.v1.GetStatusRequest;
+import dev.memsidecar.proto.v1.GetStatusResponse;
+import dev.memsidecar.proto.v1.GetToolRuleRequest;
+import dev.memsidecar.proto.v1.GetToolStatsRequest;
+import dev.memsidecar.proto.v1.ListMemoryFilesRequest;
+import dev.memsidecar.proto.v1.ListToolRulesRequest;
+import dev.memsidecar.proto.v1.ProfileStatus;
+import dev.memsidecar.proto.v1.PutToolRuleRequest;
+import dev.memsidecar.proto.v1.ReadMemoryFileRequest;
+import dev.memsidecar.proto.v1.RenderToolRulesRequest;
+import dev.memsidecar.proto.v1.Scope;
+import dev.memsidecar.proto.v1.WatchEventsRequest;
+import dev.memsidecar.proto.v1.WriteMemoryFileRequest;
+import io.grpc.Status;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.reflection.v1.ServerReflectionRequest;
+import io.grpc.reflection.v1.ServerReflectionResponse;
+import io.grpc.reflection.v1.ServiceResponse;
+import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** AdminService.GetStatus, health, reflection, and the methods that are not built yet. */
+class TestAdmin {
+  private static final Scope SCOPE = workspace("ws-admin");
+
+  @TempDir static Path defaultWorkspace;
+  @TempDir static Path configuredWorkspace;
+
+  private static SidecarProcess defaults;
+  private static SidecarProcess configured;
+
+  @BeforeAll
+  static void startSidecars() {
+    defaults = SidecarProcess.start(defaultWorkspace);
+    Fixtures.writeFlags(configuredWorkspace, false, true, true, false);
+    Fixtures.writeProfile(configuredWorkspace, "team", "agent", true);
+    Fixtures.writeProfile(configuredWorkspace, "scratch", "session", false);
+    configured = SidecarProcess.start(configuredWorkspace);
+  }
+
+  @AfterAll
+  static void stopSidecars() {
+    if (defaults != null) {
+      defaults.close();
+    }
+    if (configured != null) {
+      configured.close();
+    }
+  }
+
+  @Test
+  void statusReportsVersionProvidersDefaultProfilesAndFlags() {
+    GetStatusResponse status = defaults.admin().getStatus(GetStatusRequest.getDefaultInstance());
+    assertFalse(status.getVersion().isBlank(), "version");
+    assertTrue(status.getProvidersList().contains(PROVIDER), status::toString);
+    assertTrue(
+        status.getProfilesList().contains(profile("workspace", "workspace", true)),
+        status::toString);
+    assertTrue(status.getProfilesList().contains(profile("user", "user", true)),
+        status::toString);
+    assertEquals(
+        Flags.newBuilder()
+            .setDeepagentsMemRead(true)
+            .setDeepagentsMemWrite(true)
+            .setLangmemRead(true)
+            .setLangmemWrite(true)
+            .build(),
+        status.getFlags());
+  }
+
+  @Test
+  void statusReportsConfiguredProfilesAndFlags() {
+    GetStatusResponse status =
+        configured.admin().getStatus(GetStatusRequest.getDefaultInstance());
+    assertTrue(status.getProfilesList().contains(profile("team", "agent", true)),
+        status::toString);
+    assertTrue(status.getProfilesList().contains(profile("scratch", "session", false)),
+        status::toString);
+    assertEquals(
+        Flags.newBuilder()
+            .setDeepagentsMemRead(false)
+            .setDeepagentsMemWrite(true)
+            .setLangmemRead(true)
+            .setLangmemWrite(false)
+            .build(),
+        status.getFlags());
+  }
+
+  @Test
+  void healthCheckIsServing() {
+    assertEquals(
+        HealthCheckResponse.ServingStatus.SERVING,
+        defaults.health().check(HealthCheckRequest.newBuilder().setService("").build())
+            .getStatus());
+  }
+
+  @Test
+  void reflectionListsTheMemoryService() throws Exception {
+    CompletableFuture<List<String>> services = new CompletableFuture<>();
+    StreamObserver<ServerReflectionRequest> requests =
+        defaults
+            .reflection()
+            .serverReflectionInfo(
+                new StreamObserver<>() {
+                  private final List<String> names = new ArrayList<>();
+
+                  @Override
+                  public void onNext(ServerReflectionResponse response) {
+                    response.getListServicesResponse().getServiceList().stream()
+                        .map(ServiceResponse::getName)
+                        .forEach(names::add);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    services.completeExceptionally(t);
+                  }
+
+                  @Override
+                  public void onCompleted() {
+                    services.complete(names);
+                  }
+                });
+    requests.onNext(ServerReflectionRequest.newBuilder().setListServices("*").build());
+    requests.onCompleted();
+    List<String> names = services.get(SidecarProcess.CALL_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    assertTrue(names.contains("memsidecar.v1.MemoryService"), names::toString);
+  }
+
+  static Stream<Named<Executable>> unbuiltMethods() {
+    return Stream.of(
+        call("MemoryService.BeginRun", () -> defaults.memory().beginRun(
+            BeginRunRequest.newBuilder().setScope(SCOPE).setInput("hello").build())),
+        call("MemoryService.EndRun", () -> defaults.memory().endRun(
+            EndRunRequest.newBuilder().setScope(SCOPE).setInput("hi").setOutput("hello")
+                .build())),
+        call("MemoryFileService.ListMemoryFiles", () -> defaults.files().listMemoryFiles(
+            ListMemoryFilesRequest.newBuilder().setScope(SCOPE).build())),
+        call("MemoryFileService.ReadMemoryFile", () -> defaults.files().readMemoryFile(
+            ReadMemoryFileRequest.newBuilder().setScope(SCOPE).setPath("/memories/workspace.md")
+                .build())),
+        call("MemoryFileService.WriteMemoryFile", () -> defaults.files().writeMemoryFile(
+            WriteMemoryFileRequest.newBuilder().setScope(SCOPE)
+                .setPath("/memories/workspace.md").setContent("# notes\n").build())),
+        call("MemoryFileService.EditMemoryFile", () -> defaults.files().editMemoryFile(
+            EditMemoryFileRequest.newBuilder().setScope(SCOPE)
+                .setPath("/memories/workspace.md").setOldText("a").setNewText("b").build())),
+        call("ToolRuleService.PutToolRule", () -> defaults.toolRules().putToolRule(
+            PutToolRuleRequest.newBuilder().setScope(SCOPE).build())),
+        call("ToolRuleService.GetToolRule", () -> defaults.toolRules().getToolRule(
+            GetToolRuleRequest.newBuilder().setScope(SCOPE).setToolName("email").setId("r1")
+                .build())),
+        call("ToolRuleService.ListToolRules", () -> defaults.toolRules().listToolRules(
+            ListToolRulesRequest.newBuilder().setScope(SCOPE).build())),
+        call("ToolRuleService.DeleteToolRule", () -> defaults.toolRules().deleteToolRule(
+            DeleteToolRuleRequest.newBuilder().setScope(SCOPE).setToolName("email").setId("r1")
+                .build())),
+        call("ToolRuleService.RenderToolRules", () -> defaults.toolRules().renderToolRules(
+            RenderToolRulesRequest.newBuilder().setScope(SCOPE).build())),
+        call("ToolRuleService.ExportToolRules", () -> defaults.toolRules().exportToolRules(
+            ExportToolRulesRequest.newBuilder().setScope(SCOPE).build())),
+        call("ToolRuleService.CheckToolCall", () -> defaults.toolRules().checkToolCall(
+            CheckToolCallRequest.newBuilder().setScope(SCOPE).setToolName("email")
+                .setArgumentsJson("{\"to\":\"sarah@example.com\"}").build())),
+        call("ToolRuleService.GetToolStats", () -> defaults.toolRules().getToolStats(
+            GetToolStatsRequest.newBuilder().setScope(SCOPE).setToolName("email").build())),
+        call("AdminService.WatchEvents", () -> defaults.admin().watchEvents(
+            WatchEventsRequest.newBuilder().setScope(SCOPE).build()).hasNext()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unbuiltMethods")
+  void methodsNotBuiltYetAreUnimplemented(Executable call) {
+    assertStatus(Status.Code.UNIMPLEMENTED, call);
+  }
+
+  private static Named<Executable> call(String name, Executable call) {
+    return Named.of(name, call);
+  }
+
+  private static ProfileStatus profile(String id, String scopeKind, boolean enabled) {
+    return ProfileStatus.newBuilder()
+        .setId(id)
+        .setScopeKind(scopeKind)
+        .setProvider(PROVIDER)
+        .setEnabled(enabled)
+        .build();
+  }
+}
