@@ -1,0 +1,119 @@
+package dev.memsidecar.provider.langmem;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.Capability;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryProvider;
+import dev.memsidecar.api.MemoryStore;
+import dev.memsidecar.api.ProviderContext;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * The {@code langmem-sqlite} provider (alias {@code langmem}): records and their embeddings in two
+ * SQL tables, after the LangMem SQLite service. By default an H2 file {@code langmem.mv.db} in the
+ * profile's data directory; any JDBC URL whose driver is on the class path works (PostgreSQL and
+ * SQLite are the ones meant, see {@link SqlDialect}).
+ *
+ * <p>Settings ({@code spec.settings}), all optional:
+ *
+ * <ul>
+ *   <li>{@code jdbc.url}: default {@code jdbc:h2:file:<dataDirectory>/langmem}. For H2 the store
+ *       adds {@code WRITE_DELAY=0}, {@code FILE_LOCK=FILE} and {@code DB_CLOSE_ON_EXIT=FALSE}
+ *       ({@link H2Dialect} says why) and rejects a URL that sets the first two otherwise;
+ *   <li>{@code jdbc.user}, {@code jdbc.password}: credentials, never shown in messages;
+ *   <li>{@code pool.size}: connections kept open, 1..{@value #MAX_POOL_SIZE}, default {@value
+ *       #DEFAULT_POOL_SIZE}.
+ * </ul>
+ *
+ * Any other key fails {@link #open} with INVALID_ARGUMENT naming it. Stateless and thread-safe; see
+ * {@link LangMemSqliteStore} for what the stores promise.
+ */
+public final class LangMemSqliteProvider implements MemoryProvider {
+  public static final String NAME = "langmem-sqlite";
+  public static final String URL = "jdbc.url";
+  public static final String USER = "jdbc.user";
+  public static final String PASSWORD = "jdbc.password";
+  public static final String POOL_SIZE = "pool.size";
+  public static final int DEFAULT_POOL_SIZE = 4;
+  public static final int MAX_POOL_SIZE = 64;
+
+  private static final Set<String> KNOWN = Set.of(URL, USER, PASSWORD, POOL_SIZE);
+
+  /** For {@link java.util.ServiceLoader}. */
+  public LangMemSqliteProvider() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Set<String> aliases() {
+    return Set.of("langmem");
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return Set.of(Capability.RECORDS);
+  }
+
+  @Override
+  public MemoryStore open(ProviderContext context) {
+    requireNonNull(context, "context is null");
+    context.requireOnly(KNOWN);
+    String url = context.setting(URL, defaultUrl(context.dataDirectory()));
+    if (!url.startsWith("jdbc:")) {
+      throw MemoryException.invalidArgument(
+          settingField(URL),
+          "profile '"
+              + context.profileId()
+              + "': "
+              + URL
+              + " must start with 'jdbc:': "
+              + LangMemSqliteStore.redact(url));
+    }
+    return LangMemSqliteStore.open(
+        context.profileId(),
+        url,
+        settingField(URL),
+        context.settings().get(USER),
+        context.settings().get(PASSWORD),
+        poolSize(context),
+        context.embedder());
+  }
+
+  /** {@code jdbc:h2:file:<dataDirectory>/langmem}, the directory made absolute. */
+  static String defaultUrl(Path dataDirectory) {
+    return "jdbc:h2:file:" + dataDirectory.toAbsolutePath().resolve("langmem");
+  }
+
+  private static int poolSize(ProviderContext context) {
+    String raw = context.setting(POOL_SIZE, Integer.toString(DEFAULT_POOL_SIZE));
+    int size;
+    try {
+      size = Integer.parseInt(raw.trim());
+    } catch (NumberFormatException e) {
+      size = -1;
+    }
+    if (size < 1 || size > MAX_POOL_SIZE) {
+      throw MemoryException.invalidArgument(
+          settingField(POOL_SIZE),
+          "profile '"
+              + context.profileId()
+              + "': "
+              + POOL_SIZE
+              + " must be an integer 1.."
+              + MAX_POOL_SIZE
+              + ": '"
+              + raw
+              + "'");
+    }
+    return size;
+  }
+
+  private static String settingField(String key) {
+    return "spec.settings." + key;
+  }
+}

@@ -1,0 +1,635 @@
+package dev.memsidecar.provider.langmem;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.Ids;
+import dev.memsidecar.api.ListQuery;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.MemoryStatus;
+import dev.memsidecar.api.MemoryStore;
+import dev.memsidecar.api.Namespace;
+import dev.memsidecar.api.Page;
+import dev.memsidecar.api.ScoredRecord;
+import dev.memsidecar.api.SearchQuery;
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+
+/**
+ * The records of one profile in two SQL tables ({@link Schema}): {@code memory_records}, the source
+ * of truth, and {@code memory_vectors}, one embedding per ACTIVE record.
+ *
+ * <p><b>Writes.</b> {@link #put} upserts the record and its vector (or deletes the vector of a
+ * record that is not ACTIVE) in one transaction; the embedding is of {@code content + "\n" +
+ * context}. When it returns the transaction is committed, and on H2 written to the file ({@link
+ * H2Dialect} explains {@code WRITE_DELAY=0}), so it survives {@code kill -9} of this process.
+ *
+ * <p><b>Search.</b> Each searched namespace gets a {@link NamespaceIndex} in memory, built from the
+ * database on its first search and then kept current by this store's own writes; at most {@value
+ * #INDEXED_NAMESPACES} namespaces stay indexed, least recently used dropped first. {@link
+ * NamespaceIndex} documents the ranking. Writes made to the same tables by another store or process
+ * are not seen by an index built before them, so one database belongs to one open store (H2 files
+ * are locked to one process anyway).
+ *
+ * <p><b>Listing.</b> Newest first by ({@code created_at} DESC, {@code id} DESC), paged by keyset
+ * ({@link PageCursor}), so a page boundary never moves when newer records arrive.
+ *
+ * <p><b>Thread-safety.</b> All methods may be called from many threads. Connections come from a
+ * {@link ConnectionPool}. Writes to one namespace (and its index loading) are serialized by one of
+ * {@value #LOCK_STRIPES} lock stripes so the database and the index change in the same order; reads
+ * and searches take no stripe lock. After {@link #close()} every call fails with
+ * FAILED_PRECONDITION.
+ */
+final class LangMemSqliteStore implements MemoryStore {
+  static final int INDEXED_NAMESPACES = 256;
+  static final int LOCK_STRIPES = 64;
+
+  private static final System.Logger LOG = System.getLogger(LangMemSqliteStore.class.getName());
+  private static final Pattern SECRET_PARAM =
+      Pattern.compile("(?i)(password|passwd|pwd|secret|token)=[^;&]*");
+  private static final Pattern USER_INFO = Pattern.compile("//([^/:@]*):[^/@]*@");
+
+  private final String profileId;
+  private final String displayUrl;
+  private final Embedder embedder;
+  private final ConnectionPool pool;
+  private final String upsertRecord;
+  private final String upsertVector;
+  private final NamespaceIndexCache indexes = new NamespaceIndexCache(INDEXED_NAMESPACES);
+  private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
+  private volatile boolean closed;
+
+  private LangMemSqliteStore(
+      String profileId,
+      String displayUrl,
+      Embedder embedder,
+      SqlDialect dialect,
+      ConnectionPool pool) {
+    this.profileId = profileId;
+    this.displayUrl = displayUrl;
+    this.embedder = embedder;
+    this.pool = pool;
+    this.upsertRecord = dialect.upsert(RecordRows.TABLE, RecordRows.COLUMNS, RecordRows.KEY);
+    this.upsertVector = dialect.upsert(Schema.VECTORS, Schema.VECTOR_COLUMNS, Schema.VECTOR_KEY);
+    for (int i = 0; i < stripes.length; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+  }
+
+  /**
+   * Connects to {@code url}, creating or checking the tables.
+   *
+   * @param urlField the settings key {@code url} came from, named in INVALID_ARGUMENT errors
+   * @throws MemoryException INVALID_ARGUMENT for a URL whose options break the store's guarantees;
+   *     UNAVAILABLE when the database cannot be opened (the message names the URL, never a
+   *     password)
+   */
+  static LangMemSqliteStore open(
+      String profileId,
+      String url,
+      String urlField,
+      String user,
+      String password,
+      int poolSize,
+      Embedder embedder) {
+    requireNonNull(profileId, "profileId is null");
+    requireNonNull(url, "url is null");
+    requireNonNull(embedder, "embedder is null");
+    SqlDialect dialect = SqlDialect.forUrl(url);
+    String connectUrl = dialect.connectionUrl(url, urlField);
+    String displayUrl = redact(connectUrl);
+    Properties props = new Properties();
+    if (user != null) {
+      props.setProperty("user", user);
+    }
+    if (password != null) {
+      props.setProperty("password", password);
+    }
+    ConnectionPool pool = null;
+    try {
+      Driver driver = driverFor(connectUrl);
+      ConnectionPool.Opener opener =
+          () -> {
+            Connection c = driver.connect(connectUrl, props);
+            if (c == null) {
+              throw new SQLException("driver " + driver.getClass().getName() + " refused the URL");
+            }
+            return c;
+          };
+      pool =
+          new ConnectionPool(
+              opener, poolSize, "langmem-sqlite store of profile '" + profileId + "'");
+      int found = pool.call(c -> Schema.ensure(c, dialect));
+      if (found > Schema.VERSION) {
+        throw MemoryException.unavailable(
+            "langmem-sqlite: cannot open "
+                + displayUrl
+                + ": its tables are at schema version "
+                + found
+                + "; this provider reads up to "
+                + Schema.VERSION,
+            null);
+      }
+    } catch (SQLException e) {
+      closeQuietly(pool);
+      throw MemoryException.unavailable(
+          "langmem-sqlite: cannot open "
+              + displayUrl
+              + " for profile '"
+              + profileId
+              + "': "
+              + redact(firstLine(e.getMessage())),
+          e);
+    } catch (RuntimeException e) {
+      closeQuietly(pool);
+      throw e;
+    }
+    LOG.log(
+        Level.INFO,
+        () ->
+            String.format(
+                Locale.ROOT,
+                "langmem-sqlite: profile '%s' opened %s (%s dialect, %d connections)",
+                profileId,
+                displayUrl,
+                dialect.name(),
+                poolSize));
+    return new LangMemSqliteStore(profileId, displayUrl, embedder, dialect, pool);
+  }
+
+  @Override
+  public void put(Namespace namespace, MemoryRecord record) {
+    requireNonNull(namespace, "namespace is null");
+    requireNonNull(record, "record is null");
+    if (!record.namespace().equals(namespace)) {
+      throw MemoryException.invalidArgument(
+          "namespace",
+          "record '"
+              + record.id()
+              + "' belongs to namespace '"
+              + record.namespace()
+              + "', not '"
+              + namespace
+              + "'");
+    }
+    RecordRows.checkTimes(record);
+    ensureOpen();
+    float[] vector =
+        record.status() == MemoryStatus.ACTIVE ? embedder.embed(indexedText(record)) : null;
+    ReentrantLock stripe = stripe(namespace);
+    stripe.lock();
+    try {
+      pool.call(c -> writeRecord(c, record, vector));
+      NamespaceIndex index = indexes.get(namespace);
+      if (index != null) {
+        if (vector != null) {
+          index.put(record, vector);
+        } else {
+          index.remove(record.id());
+        }
+      }
+    } catch (SQLException e) {
+      // The commit may have happened after all (e.g. a lost server connection): rebuild the
+      // index from the database rather than trust it.
+      indexes.remove(namespace);
+      if (e.getSQLState() != null && e.getSQLState().startsWith("22")) {
+        // SQL class 22, data exception: a value the database cannot hold (too long for its
+        // limit, a NUL character in PostgreSQL text, ...). The input is at fault, not the store.
+        throw MemoryException.invalidArgument(
+            "record",
+            "record '"
+                + record.id()
+                + "' does not fit this store (SQLSTATE "
+                + e.getSQLState()
+                + ": a value the database cannot hold)");
+      }
+      throw failure("put", e);
+    } catch (RuntimeException e) {
+      indexes.remove(namespace);
+      throw e;
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  @Override
+  public Optional<MemoryRecord> get(Namespace namespace, String id) {
+    requireNonNull(namespace, "namespace is null");
+    Ids.require("id", id);
+    ensureOpen();
+    try {
+      return pool.call(
+          c -> {
+            try (PreparedStatement st =
+                c.prepareStatement(
+                    "SELECT "
+                        + RecordRows.selectList("")
+                        + " FROM "
+                        + RecordRows.TABLE
+                        + " WHERE namespace = ? AND id = ?")) {
+              st.setString(1, namespace.value());
+              st.setString(2, id);
+              try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Optional.of(RecordRows.read(rs, 1)) : Optional.empty();
+              }
+            }
+          });
+    } catch (SQLException e) {
+      throw failure("get", e);
+    }
+  }
+
+  @Override
+  public Page list(Namespace namespace, ListQuery query) {
+    requireNonNull(namespace, "namespace is null");
+    requireNonNull(query, "query is null");
+    PageCursor after = query.cursor() == null ? null : PageCursor.decode(query.cursor());
+    ensureOpen();
+    StringBuilder sql =
+        new StringBuilder("SELECT ")
+            .append(RecordRows.selectList(""))
+            .append(" FROM ")
+            .append(RecordRows.TABLE)
+            .append(" WHERE namespace = ?");
+    if (!query.includeInactive()) {
+      sql.append(" AND status = ?");
+    }
+    if (after != null) {
+      sql.append(" AND (created_at < ? OR (created_at = ? AND id < ?))");
+    }
+    sql.append(" ORDER BY created_at DESC, id DESC LIMIT ?");
+    try {
+      List<MemoryRecord> rows =
+          pool.call(
+              c -> {
+                try (PreparedStatement st = c.prepareStatement(sql.toString())) {
+                  int i = 1;
+                  st.setString(i++, namespace.value());
+                  if (!query.includeInactive()) {
+                    st.setString(i++, MemoryStatus.ACTIVE.name());
+                  }
+                  if (after != null) {
+                    st.setLong(i++, after.createdNanos());
+                    st.setLong(i++, after.createdNanos());
+                    st.setString(i++, after.id());
+                  }
+                  // One more than a page tells whether another page follows.
+                  st.setInt(i, query.pageSize() + 1);
+                  List<MemoryRecord> out = new ArrayList<>(query.pageSize() + 1);
+                  try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next()) {
+                      out.add(RecordRows.read(rs, 1));
+                    }
+                  }
+                  return out;
+                }
+              });
+      if (rows.size() <= query.pageSize()) {
+        return new Page(rows, null);
+      }
+      List<MemoryRecord> page = rows.subList(0, query.pageSize());
+      MemoryRecord last = page.get(page.size() - 1);
+      String next =
+          new PageCursor(RecordRows.toNanos(last.createTime(), "create_time"), last.id()).encode();
+      return new Page(page, next);
+    } catch (SQLException e) {
+      throw failure("list", e);
+    }
+  }
+
+  @Override
+  public List<ScoredRecord> search(Namespace namespace, SearchQuery query) {
+    requireNonNull(namespace, "namespace is null");
+    requireNonNull(query, "query is null");
+    ensureOpen();
+    float[] vector = queryVector(query);
+    return indexFor(namespace).search(query, vector);
+  }
+
+  @Override
+  public boolean delete(Namespace namespace, String id) {
+    requireNonNull(namespace, "namespace is null");
+    Ids.require("id", id);
+    ensureOpen();
+    ReentrantLock stripe = stripe(namespace);
+    stripe.lock();
+    try {
+      boolean existed =
+          pool.call(
+              c -> {
+                c.setAutoCommit(false);
+                try {
+                  deleteVector(c, namespace, id);
+                  int n;
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "DELETE FROM " + RecordRows.TABLE + " WHERE namespace = ? AND id = ?")) {
+                    st.setString(1, namespace.value());
+                    st.setString(2, id);
+                    n = st.executeUpdate();
+                  }
+                  c.commit();
+                  return n > 0;
+                } catch (SQLException | RuntimeException e) {
+                  rollback(c, e);
+                  throw e;
+                } finally {
+                  c.setAutoCommit(true);
+                }
+              });
+      NamespaceIndex index = indexes.get(namespace);
+      if (index != null) {
+        index.remove(id);
+      }
+      return existed;
+    } catch (SQLException e) {
+      indexes.remove(namespace);
+      throw failure("delete", e);
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  /** Closes the connections (H2 closes its file with the last one). Idempotent. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    pool.close();
+    indexes.clear();
+    LOG.log(Level.INFO, () -> "langmem-sqlite: profile '" + profileId + "' closed " + displayUrl);
+  }
+
+  @Override
+  public String toString() {
+    return "LangMemSqliteStore[profile=" + profileId + ", url=" + displayUrl + "]";
+  }
+
+  /** How many namespaces have an index in memory; for tests. */
+  int indexedNamespaces() {
+    return indexes.size();
+  }
+
+  private Void writeRecord(Connection c, MemoryRecord record, float[] vector) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      try (PreparedStatement st = c.prepareStatement(upsertRecord)) {
+        RecordRows.bind(st, record);
+        st.executeUpdate();
+      }
+      if (vector != null) {
+        try (PreparedStatement st = c.prepareStatement(upsertVector)) {
+          st.setString(1, record.namespace().value());
+          st.setString(2, record.id());
+          st.setInt(3, vector.length);
+          st.setString(4, Json.encodeFloats(vector));
+          st.executeUpdate();
+        }
+      } else {
+        deleteVector(c, record.namespace(), record.id());
+      }
+      c.commit();
+      return null;
+    } catch (SQLException | RuntimeException e) {
+      rollback(c, e);
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
+  private static void deleteVector(Connection c, Namespace namespace, String id)
+      throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "DELETE FROM " + Schema.VECTORS + " WHERE namespace = ? AND record_id = ?")) {
+      st.setString(1, namespace.value());
+      st.setString(2, id);
+      st.executeUpdate();
+    }
+  }
+
+  /** The namespace's index, built from the database if it is not in memory. */
+  private NamespaceIndex indexFor(Namespace namespace) {
+    NamespaceIndex index = indexes.get(namespace);
+    if (index != null) {
+      return index;
+    }
+    ReentrantLock stripe = stripe(namespace);
+    stripe.lock();
+    try {
+      index = indexes.get(namespace);
+      if (index == null) {
+        index = loadIndex(namespace);
+        indexes.put(namespace, index);
+      }
+      return index;
+    } catch (SQLException e) {
+      throw failure("search", e);
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  private NamespaceIndex loadIndex(Namespace namespace) throws SQLException {
+    long started = System.nanoTime();
+    NamespaceIndex index = new NamespaceIndex(embedder.dimensions());
+    int width = RecordRows.COLUMNS.size();
+    int reembedded =
+        pool.call(
+            c -> {
+              int count = 0;
+              try (PreparedStatement st =
+                  c.prepareStatement(
+                      "SELECT "
+                          + RecordRows.selectList("r.")
+                          + ", v.dimensions, v.embedding_json FROM "
+                          + RecordRows.TABLE
+                          + " r JOIN "
+                          + Schema.VECTORS
+                          + " v ON v.namespace = r.namespace AND v.record_id = r.id"
+                          + " WHERE r.namespace = ? AND r.status = ?")) {
+                st.setString(1, namespace.value());
+                st.setString(2, MemoryStatus.ACTIVE.name());
+                st.setFetchSize(500);
+                try (ResultSet rs = st.executeQuery()) {
+                  while (rs.next()) {
+                    MemoryRecord r = RecordRows.read(rs, 1);
+                    float[] vector = null;
+                    if (rs.getInt(width + 1) == embedder.dimensions()) {
+                      vector = decodeVector(r, rs.getString(width + 2));
+                    }
+                    if (vector == null) {
+                      // Written with another embedder: match the one queries will use.
+                      vector = embedder.embed(indexedText(r));
+                      count++;
+                    }
+                    index.put(r, vector);
+                  }
+                }
+              }
+              return count;
+            });
+    LOG.log(
+        Level.DEBUG,
+        () ->
+            String.format(
+                Locale.ROOT,
+                "langmem-sqlite: indexed namespace %s: %d records (%d re-embedded) in %d ms",
+                namespace,
+                index.size(),
+                reembedded,
+                (System.nanoTime() - started) / 1_000_000));
+    return index;
+  }
+
+  private float[] decodeVector(MemoryRecord r, String json) {
+    try {
+      float[] v = Json.decodeFloats(json);
+      return v.length == embedder.dimensions() ? v : null;
+    } catch (IllegalArgumentException e) {
+      LOG.log(
+          Level.WARNING,
+          () -> "langmem-sqlite: re-embedding record " + r.namespace() + "/" + r.id(),
+          e);
+      return null;
+    }
+  }
+
+  private float[] queryVector(SearchQuery query) {
+    float[] given = query.vector();
+    if (given == null) {
+      return embedder.embed(query.text());
+    }
+    if (given.length != embedder.dimensions()) {
+      throw MemoryException.invalidArgument(
+          "vector",
+          "query vector has "
+              + given.length
+              + " dimensions; embedder '"
+              + embedder.name()
+              + "' of this store makes "
+              + embedder.dimensions());
+    }
+    double norm = 0;
+    for (float x : given) {
+      norm += x * x;
+    }
+    if (norm == 0 || Math.abs(norm - 1.0) < 1e-6) {
+      return given;
+    }
+    float[] unit = new float[given.length];
+    float inv = (float) (1.0 / Math.sqrt(norm));
+    for (int i = 0; i < given.length; i++) {
+      unit[i] = given[i] * inv;
+    }
+    return unit;
+  }
+
+  /** The text a record is embedded from. */
+  static String indexedText(MemoryRecord r) {
+    return r.content() + "\n" + r.context();
+  }
+
+  private ReentrantLock stripe(Namespace namespace) {
+    return stripes[Math.floorMod(namespace.hashCode(), stripes.length)];
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw MemoryException.failedPrecondition(
+          "langmem-sqlite store of profile '" + profileId + "' is closed");
+    }
+  }
+
+  private MemoryException failure(String operation, SQLException e) {
+    if (closed || pool.isClosed()) {
+      return MemoryException.failedPrecondition(
+          "langmem-sqlite store of profile '" + profileId + "' is closed");
+    }
+    LOG.log(Level.WARNING, () -> "langmem-sqlite: " + operation + " failed on " + displayUrl, e);
+    return MemoryException.unavailable(
+        "langmem-sqlite: "
+            + operation
+            + " failed on "
+            + displayUrl
+            + " (SQLSTATE "
+            + e.getSQLState()
+            + ", error "
+            + e.getErrorCode()
+            + ")",
+        e);
+  }
+
+  private static void rollback(Connection c, Exception cause) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  /**
+   * The JDBC driver for {@code url}, looked up in this provider's own class loader first: a plugin
+   * class loader hides the provider's drivers from {@link DriverManager}'s caller check.
+   */
+  private static Driver driverFor(String url) throws SQLException {
+    Iterator<Driver> it =
+        ServiceLoader.load(Driver.class, LangMemSqliteStore.class.getClassLoader()).iterator();
+    while (true) {
+      try {
+        if (!it.hasNext()) {
+          break;
+        }
+        Driver d = it.next();
+        if (d.acceptsURL(url)) {
+          return d;
+        }
+      } catch (ServiceConfigurationError e) {
+        LOG.log(Level.DEBUG, "langmem-sqlite: skipping a JDBC driver that fails to load", e);
+      }
+    }
+    return DriverManager.getDriver(url);
+  }
+
+  /** {@code url} with password-like parameters masked, for messages and logs. */
+  static String redact(String url) {
+    if (url == null) {
+      return "";
+    }
+    String masked = SECRET_PARAM.matcher(url).replaceAll("$1=***");
+    return USER_INFO.matcher(masked).replaceAll("//$1:***@");
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
+  }
+
+  private static void closeQuietly(ConnectionPool pool) {
+    if (pool != null) {
+      pool.close();
+    }
+  }
+}

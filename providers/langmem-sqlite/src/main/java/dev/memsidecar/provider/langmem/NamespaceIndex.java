@@ -1,0 +1,283 @@
+package dev.memsidecar.provider.langmem;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.ScoredRecord;
+import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.api.text.Terms;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The in-memory search index of one namespace: each ACTIVE record with its embedding and its
+ * keywords.
+ *
+ * <h2>Ranking</h2>
+ *
+ * For a query with text {@code T} and unit vector {@code q} ({@link SearchQuery#vector()}, or the
+ * embedding of {@code T}), each record {@code r} gets:
+ *
+ * <ul>
+ *   <li><b>vector score</b> {@code v = max(0, cos(q, e(r)))}, where {@code e(r)} embeds {@code
+ *       content + "\n" + context};
+ *   <li><b>keyword score</b> {@code k = Σ idf(t) over the distinct query keywords t that r holds /
+ *       Σ idf(t) over all distinct query keywords}, where the query keywords are {@link
+ *       Terms#keywords}{@code (T)}, the record's keywords are those of its content, context and
+ *       tags, and {@code idf(t) = ln(1 + N / (1 + df(t)))} with {@code N} the records in this index
+ *       and {@code df(t)} those holding {@code t}. A record holding every query word has {@code k =
+ *       1}, and a rare word weighs more than a common one;
+ *   <li><b>score</b> {@code = 0.5 v + 0.5 k}, clamped to 0..1; when the query has no keywords (only
+ *       stopwords or punctuation) the score is {@code v} alone.
+ * </ul>
+ *
+ * Only records the query {@link SearchQuery#admits admits} (status, expiry at {@link
+ * SearchQuery#now()}, kinds, tags) and scoring at least {@link SearchQuery#minScore()} are hits;
+ * the best {@link SearchQuery#topK()} come back highest score first, ties going to the newer update
+ * time, then to the smaller id. So a record holding all the query's words gets at least 0.5 and
+ * outranks records missing some of them, unless those are much closer in embedding space.
+ *
+ * <h2>Layout, cost and thread-safety</h2>
+ *
+ * Records sit in dense slots: embeddings in one {@code float[]} (slot-major), keywords as sorted
+ * arrays of term ids from a per-index dictionary, so a search is one cache-friendly pass: {@code
+ * O(N (d + |Q| log K))} for {@code N} records of {@code d} dimensions, {@code |Q|} query keywords
+ * and {@code K} keywords per record, plus {@code O(N log topK)} for the selection. The dictionary
+ * only grows until the index is rebuilt. Searches share a read lock and run in parallel; {@link
+ * #put} and {@link #remove} take the write lock.
+ */
+final class NamespaceIndex {
+
+  /** Best first: higher score, then newer update time, then smaller id. */
+  static final Comparator<ScoredRecord> BEST_FIRST =
+      Comparator.comparingDouble((ScoredRecord s) -> s.score())
+          .reversed()
+          .thenComparing(s -> s.record().updateTime(), Comparator.reverseOrder())
+          .thenComparing(s -> s.record().id());
+
+  private static final int INITIAL_SLOTS = 16;
+
+  private final int dimensions;
+  private final ReadWriteLock lock = new ReentrantReadWriteLock();
+
+  // Slot i holds records[i], its embedding at vectors[i * dimensions ..] and its sorted term ids.
+  private MemoryRecord[] records = new MemoryRecord[INITIAL_SLOTS];
+  private int[][] termIds = new int[INITIAL_SLOTS][];
+  private float[] vectors;
+  private int size;
+  private final Map<String, Integer> slotById = new HashMap<>();
+
+  private final Map<String, Integer> termDictionary = new HashMap<>();
+  private int[] documentFrequency = new int[64];
+
+  /** An empty index for embeddings of {@code dimensions} floats. */
+  NamespaceIndex(int dimensions) {
+    if (dimensions < 1) {
+      throw new IllegalArgumentException("dimensions must be positive: " + dimensions);
+    }
+    this.dimensions = dimensions;
+    this.vectors = new float[INITIAL_SLOTS * dimensions];
+  }
+
+  /** Adds {@code record} with its unit {@code vector}, replacing the entry with its id. */
+  void put(MemoryRecord record, float[] vector) {
+    requireNonNull(record, "record is null");
+    requireNonNull(vector, "vector is null");
+    if (vector.length != dimensions) {
+      throw new IllegalArgumentException(
+          "vector has " + vector.length + " dimensions, the index " + dimensions);
+    }
+    Set<String> keywords = keywordsOf(record);
+    lock.writeLock().lock();
+    try {
+      int[] ids = new int[keywords.size()];
+      int n = 0;
+      for (String t : keywords) {
+        ids[n++] = termId(t);
+      }
+      Arrays.sort(ids);
+      Integer slot = slotById.get(record.id());
+      if (slot == null) {
+        slot = size++;
+        ensureCapacity(size);
+        slotById.put(record.id(), slot);
+      } else {
+        count(termIds[slot], -1);
+      }
+      records[slot] = record;
+      termIds[slot] = ids;
+      System.arraycopy(vector, 0, vectors, slot * dimensions, dimensions);
+      count(ids, +1);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Drops the entry with {@code id}, if any. */
+  void remove(String id) {
+    lock.writeLock().lock();
+    try {
+      Integer slot = slotById.remove(id);
+      if (slot == null) {
+        return;
+      }
+      count(termIds[slot], -1);
+      int last = --size;
+      if (slot != last) {
+        // Keep slots dense: move the last entry into the hole.
+        records[slot] = records[last];
+        termIds[slot] = termIds[last];
+        System.arraycopy(vectors, last * dimensions, vectors, slot * dimensions, dimensions);
+        slotById.put(records[slot].id(), slot);
+      }
+      records[last] = null;
+      termIds[last] = null;
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  int size() {
+    lock.readLock().lock();
+    try {
+      return size;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * The best matches of {@code query} as the class Javadoc ranks them.
+   *
+   * @param queryVector unit vector with as many dimensions as the indexed ones
+   */
+  List<ScoredRecord> search(SearchQuery query, float[] queryVector) {
+    if (queryVector.length != dimensions) {
+      throw new IllegalArgumentException(
+          "query vector has " + queryVector.length + " dimensions, the index " + dimensions);
+    }
+    String[] queryTerms = new LinkedHashSet<>(Terms.keywords(query.text())).toArray(String[]::new);
+    int topK = query.topK();
+    PriorityQueue<ScoredRecord> kept = new PriorityQueue<>(topK + 1, BEST_FIRST.reversed());
+    lock.readLock().lock();
+    try {
+      // Query terms no record holds have id -1: they weigh in the total and never match.
+      int[] queryIds = new int[queryTerms.length];
+      double[] idf = new double[queryTerms.length];
+      double idfTotal = 0;
+      for (int i = 0; i < queryTerms.length; i++) {
+        Integer id = termDictionary.get(queryTerms[i]);
+        queryIds[i] = id == null ? -1 : id;
+        int df = id == null ? 0 : documentFrequency[id];
+        idf[i] = Math.log(1.0 + size / (1.0 + df));
+        idfTotal += idf[i];
+      }
+      float worstKept = -1f;
+      for (int slot = 0; slot < size; slot++) {
+        double score = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
+        if (idfTotal > 0) {
+          int[] held = termIds[slot];
+          double matched = 0;
+          for (int i = 0; i < queryIds.length; i++) {
+            if (queryIds[i] >= 0 && Arrays.binarySearch(held, queryIds[i]) >= 0) {
+              matched += idf[i];
+            }
+          }
+          score = 0.5 * score + 0.5 * (matched / idfTotal);
+        }
+        float clamped = (float) Math.min(1.0, Math.max(0.0, score));
+        if (clamped < query.minScore() || (kept.size() == topK && clamped < worstKept)) {
+          continue;
+        }
+        MemoryRecord record = records[slot];
+        if (!query.admits(record)) {
+          continue;
+        }
+        ScoredRecord hit = new ScoredRecord(record, clamped);
+        if (kept.size() < topK) {
+          kept.add(hit);
+        } else if (BEST_FIRST.compare(hit, kept.peek()) < 0) {
+          kept.poll();
+          kept.add(hit);
+        }
+        if (kept.size() == topK) {
+          worstKept = kept.peek().score();
+        }
+      }
+    } finally {
+      lock.readLock().unlock();
+    }
+    List<ScoredRecord> out = new ArrayList<>(kept);
+    out.sort(BEST_FIRST);
+    return List.copyOf(out);
+  }
+
+  /** The keywords of a record's content, context and tags. */
+  static Set<String> keywordsOf(MemoryRecord r) {
+    Set<String> out = new TreeSet<>(Terms.keywords(r.content()));
+    out.addAll(Terms.keywords(r.context()));
+    for (String tag : r.tags()) {
+      out.addAll(Terms.keywords(tag));
+    }
+    return out;
+  }
+
+  private int termId(String term) {
+    Integer id = termDictionary.get(term);
+    if (id == null) {
+      id = termDictionary.size();
+      termDictionary.put(term, id);
+      if (id >= documentFrequency.length) {
+        documentFrequency = Arrays.copyOf(documentFrequency, documentFrequency.length * 2);
+      }
+    }
+    return id;
+  }
+
+  private void count(int[] ids, int delta) {
+    for (int id : ids) {
+      documentFrequency[id] += delta;
+    }
+  }
+
+  private void ensureCapacity(int slots) {
+    if (slots <= records.length) {
+      return;
+    }
+    int capacity = Math.max(slots, records.length * 2);
+    records = Arrays.copyOf(records, capacity);
+    termIds = Arrays.copyOf(termIds, capacity);
+    vectors = Arrays.copyOf(vectors, capacity * dimensions);
+  }
+
+  /** Dot product of {@code q} with the {@code q.length} floats of {@code m} from {@code off}. */
+  private static double dot(float[] q, float[] m, int off) {
+    // Four partial sums let the CPU overlap the multiply-adds.
+    float s0 = 0;
+    float s1 = 0;
+    float s2 = 0;
+    float s3 = 0;
+    int n = q.length;
+    int i = 0;
+    for (; i + 3 < n; i += 4) {
+      s0 += q[i] * m[off + i];
+      s1 += q[i + 1] * m[off + i + 1];
+      s2 += q[i + 2] * m[off + i + 2];
+      s3 += q[i + 3] * m[off + i + 3];
+    }
+    for (; i < n; i++) {
+      s0 += q[i] * m[off + i];
+    }
+    return (s0 + s1) + (s2 + s3);
+  }
+}

@@ -1,0 +1,164 @@
+package dev.memsidecar.provider.langmem;
+
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryKind;
+import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.MemoryStatus;
+import dev.memsidecar.api.Namespace;
+import dev.memsidecar.api.Validity;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * How a {@link MemoryRecord} maps to a row of {@code memory_records} and back.
+ *
+ * <p>Times are stored as epoch nanoseconds in {@code BIGINT} columns, so every {@link Instant} from
+ * 1677-09-21 to 2262-04-11 round-trips exactly ({@code put(r)} then {@code get} equals {@code r});
+ * an instant outside that range is rejected with INVALID_ARGUMENT. Lists and maps are JSON text
+ * ({@link Json}). The {@code scope} column of the original LangMem schema holds the profile id.
+ * Stateless and thread-safe.
+ */
+final class RecordRows {
+  static final String TABLE = "memory_records";
+
+  /** Every column, in the order {@link #bind} sets them and {@link #read} reads them. */
+  static final List<String> COLUMNS =
+      List.of(
+          "namespace",
+          "id",
+          "profile",
+          "kind",
+          "scope",
+          "status",
+          "content",
+          "summary",
+          "context",
+          "confidence",
+          "tags_json",
+          "sensitivity",
+          "metadata_json",
+          "created_at",
+          "updated_at",
+          "gate_score",
+          "source_refs_json",
+          "validity",
+          "expire_at");
+
+  static final List<String> KEY = List.of("namespace", "id");
+
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+  private RecordRows() {}
+
+  /** {@code p.c1, p.c2, ...} for a select list, {@code prefix} being a table alias or empty. */
+  static String selectList(String prefix) {
+    StringBuilder out = new StringBuilder();
+    for (String c : COLUMNS) {
+      if (!out.isEmpty()) {
+        out.append(", ");
+      }
+      out.append(prefix).append(c);
+    }
+    return out.toString();
+  }
+
+  /** Sets parameters 1..{@code COLUMNS.size()} of {@code st} from {@code r}. */
+  static void bind(PreparedStatement st, MemoryRecord r) throws SQLException {
+    int i = 1;
+    st.setString(i++, r.namespace().value());
+    st.setString(i++, r.id());
+    st.setString(i++, r.profile());
+    st.setString(i++, r.kind().name());
+    st.setString(i++, r.profile());
+    st.setString(i++, r.status().name());
+    st.setString(i++, r.content());
+    st.setString(i++, r.summary());
+    st.setString(i++, r.context());
+    st.setFloat(i++, r.confidence());
+    st.setString(i++, Json.encodeStrings(r.tags()));
+    st.setString(i++, r.sensitivity());
+    st.setString(i++, Json.encodeMap(r.metadata()));
+    st.setLong(i++, toNanos(r.createTime(), "create_time"));
+    st.setLong(i++, toNanos(r.updateTime(), "update_time"));
+    st.setFloat(i++, r.gateScore());
+    st.setString(i++, Json.encodeStrings(r.sourceRefs()));
+    st.setString(i++, r.validity().name());
+    if (r.expireTime() == null) {
+      st.setNull(i, Types.BIGINT);
+    } else {
+      st.setLong(i, toNanos(r.expireTime(), "expire_time"));
+    }
+  }
+
+  /**
+   * The record in columns {@code first..first+COLUMNS.size()-1} of the current row.
+   *
+   * @throws MemoryException INTERNAL if the row does not hold a valid record
+   */
+  static MemoryRecord read(ResultSet rs, int first) throws SQLException {
+    int i = first;
+    String namespace = rs.getString(i++);
+    String id = rs.getString(i++);
+    try {
+      MemoryRecord.Builder b =
+          MemoryRecord.builder()
+              .namespace(Namespace.of(namespace))
+              .id(id)
+              .profile(rs.getString(i++))
+              .kind(MemoryKind.valueOf(rs.getString(i++)));
+      i++; // scope: a copy of profile
+      b.status(MemoryStatus.valueOf(rs.getString(i++)))
+          .content(rs.getString(i++))
+          .summary(rs.getString(i++))
+          .context(rs.getString(i++))
+          .confidence(rs.getFloat(i++))
+          .tags(Json.decodeStrings(rs.getString(i++)))
+          .sensitivity(rs.getString(i++))
+          .metadata(Json.decodeMap(rs.getString(i++)))
+          .createTime(fromNanos(rs.getLong(i++)))
+          .updateTime(fromNanos(rs.getLong(i++)))
+          .gateScore(rs.getFloat(i++))
+          .sourceRefs(Json.decodeStrings(rs.getString(i++)))
+          .validity(Validity.valueOf(rs.getString(i++)));
+      long expire = rs.getLong(i);
+      b.expireTime(rs.wasNull() ? null : fromNanos(expire));
+      return b.build();
+    } catch (RuntimeException e) {
+      // A bad enum name, JSON text, id or namespace: the row was not written by this provider.
+      throw corrupt(namespace, id, e);
+    }
+  }
+
+  /** Fails with INVALID_ARGUMENT, naming the field, if a time of {@code r} cannot be stored. */
+  static void checkTimes(MemoryRecord r) {
+    toNanos(r.createTime(), "create_time");
+    toNanos(r.updateTime(), "update_time");
+    if (r.expireTime() != null) {
+      toNanos(r.expireTime(), "expire_time");
+    }
+  }
+
+  /** Epoch nanoseconds of {@code t}; INVALID_ARGUMENT naming {@code field} when out of range. */
+  static long toNanos(Instant t, String field) {
+    try {
+      return Math.addExact(Math.multiplyExact(t.getEpochSecond(), NANOS_PER_SECOND), t.getNano());
+    } catch (ArithmeticException e) {
+      throw MemoryException.invalidArgument(
+          field, field + " " + t + " is outside the range this store keeps (years 1677..2262)");
+    }
+  }
+
+  static Instant fromNanos(long nanos) {
+    return Instant.ofEpochSecond(
+        Math.floorDiv(nanos, NANOS_PER_SECOND), Math.floorMod(nanos, NANOS_PER_SECOND));
+  }
+
+  private static MemoryException corrupt(String namespace, String id, Exception cause) {
+    return MemoryException.internal(
+        "corrupt row in " + TABLE + " (namespace '" + namespace + "', id '" + id + "')", cause);
+  }
+}

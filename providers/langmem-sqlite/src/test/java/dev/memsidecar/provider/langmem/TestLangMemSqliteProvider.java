@@ -1,0 +1,162 @@
+package dev.memsidecar.provider.langmem;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memsidecar.api.Capability;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryProvider;
+import dev.memsidecar.api.MemoryStore;
+import dev.memsidecar.api.Namespace;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TestLangMemSqliteProvider {
+  @TempDir Path dir;
+
+  @Test
+  void serviceLoaderFindsTheProviderByNameAndAlias() {
+    List<MemoryProvider> found =
+        ServiceLoader.load(MemoryProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .filter(p -> p.name().equals("langmem-sqlite"))
+            .toList();
+    assertEquals(1, found.size());
+    assertEquals(Set.of("langmem"), found.get(0).aliases());
+    assertEquals(Set.of(Capability.RECORDS), found.get(0).capabilities());
+  }
+
+  @Test
+  void defaultDatabaseIsAnH2FileInTheDataDirectory() {
+    try (MemoryStore store = Fixtures.open(dir)) {
+      Namespace ns = Namespace.of("a:b");
+      store.put(ns, Fixtures.record(ns, "r", "x"));
+    }
+    assertTrue(dir.resolve("langmem.mv.db").toFile().isFile());
+  }
+
+  @Test
+  void unknownSettingFailsNamingIt() {
+    MemoryException e =
+        assertThrows(MemoryException.class, () -> Fixtures.open(dir, Map.of("jdbc.urll", "x")));
+    assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
+    assertEquals("spec.settings.jdbc.urll", e.field());
+    assertTrue(e.getMessage().contains("jdbc.urll"), e.getMessage());
+  }
+
+  @Test
+  void badPoolSizeFailsNamingIt() {
+    for (String bad : List.of("0", "-1", "65", "four", "")) {
+      MemoryException e =
+          assertThrows(MemoryException.class, () -> Fixtures.open(dir, Map.of("pool.size", bad)));
+      assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
+      assertEquals("spec.settings.pool.size", e.field());
+    }
+    try (MemoryStore store = Fixtures.open(dir, Map.of("pool.size", "1"))) {
+      Namespace ns = Namespace.of("a:b");
+      store.put(ns, Fixtures.record(ns, "r", "one connection is enough"));
+      assertEquals(
+          1,
+          store
+              .search(
+                  ns,
+                  new dev.memsidecar.api.SearchQuery(
+                      "connection", null, 5, Set.of(), List.of(), 0f, Fixtures.T0))
+              .size());
+    }
+  }
+
+  @Test
+  void urlsThatBreakDurabilityOrLockingAreRejected() {
+    String base = "jdbc:h2:file:" + dir.resolve("db");
+    for (String bad : List.of(base + ";WRITE_DELAY=500", base + ";file_lock=no", "h2:" + base)) {
+      MemoryException e =
+          assertThrows(MemoryException.class, () -> Fixtures.open(dir, Map.of("jdbc.url", bad)));
+      assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code(), bad);
+      assertEquals("spec.settings.jdbc.url", e.field());
+    }
+    try (MemoryStore store = Fixtures.open(dir, Map.of("jdbc.url", base + ";write_delay=0"))) {
+      assertTrue(store.get(Namespace.of("a"), "x").isEmpty());
+    }
+  }
+
+  @Test
+  void h2ConnectionsCommitWithoutWriteDelayAndLockTheFile() throws Exception {
+    String url = new H2Dialect().connectionUrl("jdbc:h2:file:" + dir.resolve("probe"), "url");
+    assertTrue(url.endsWith(";WRITE_DELAY=0;FILE_LOCK=FILE;DB_CLOSE_ON_EXIT=FALSE"), url);
+    try (Connection c = DriverManager.getConnection(url);
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS"
+                    + " WHERE SETTING_NAME = 'WRITE_DELAY'")) {
+      assertTrue(rs.next());
+      assertEquals("0", rs.getString(1));
+    }
+  }
+
+  @Test
+  void unopenableDatabaseIsUnavailableAndNamesTheUrlButNoPassword() {
+    MemoryException e =
+        assertThrows(
+            MemoryException.class,
+            () ->
+                Fixtures.open(
+                    dir,
+                    Map.of(
+                        "jdbc.url", "jdbc:nosuchdb://db.example:5432/mem?password=hunter2",
+                        "jdbc.user", "svc",
+                        "jdbc.password", "s3cret-pw")));
+    assertEquals(MemoryException.Code.UNAVAILABLE, e.code());
+    assertTrue(e.getMessage().contains("jdbc:nosuchdb://db.example:5432/mem"), e.getMessage());
+    assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+    assertFalse(e.getMessage().contains("s3cret-pw"), e.getMessage());
+  }
+
+  @Test
+  void tablesOfANewerSchemaVersionAreRefused() throws Exception {
+    Fixtures.open(dir).close();
+    String url = new H2Dialect().connectionUrl(LangMemSqliteProvider.defaultUrl(dir), "url");
+    try (Connection c = DriverManager.getConnection(url);
+        Statement st = c.createStatement()) {
+      st.executeUpdate("UPDATE langmem_schema SET version = 99 WHERE id = 1");
+    }
+    MemoryException e = assertThrows(MemoryException.class, () -> Fixtures.open(dir));
+    assertEquals(MemoryException.Code.UNAVAILABLE, e.code());
+    assertTrue(e.getMessage().contains("99"), e.getMessage());
+  }
+
+  @Test
+  void redactionMasksPasswordsInUrls() {
+    assertEquals(
+        "jdbc:postgresql://h/db?user=u&password=***&ssl=true",
+        LangMemSqliteStore.redact("jdbc:postgresql://h/db?user=u&password=pw&ssl=true"));
+    assertEquals(
+        "jdbc:h2:file:/x;PASSWORD=***", LangMemSqliteStore.redact("jdbc:h2:file:/x;PASSWORD=pw"));
+    assertEquals(
+        "jdbc:mysql://app:***@h:3306/db",
+        LangMemSqliteStore.redact("jdbc:mysql://app:pw@h:3306/db"));
+  }
+
+  @Test
+  void dialectIsChosenFromTheUrl() {
+    assertEquals("h2", SqlDialect.forUrl("jdbc:h2:file:/x").name());
+    assertEquals("h2", SqlDialect.forUrl("JDBC:H2:mem:x").name());
+    assertEquals("on-conflict", SqlDialect.forUrl("jdbc:postgresql://h/db").name());
+    assertEquals(
+        "INSERT INTO t (a, b, c) VALUES (?, ?, ?) ON CONFLICT (a) DO UPDATE SET b = EXCLUDED.b,"
+            + " c = EXCLUDED.c",
+        new OnConflictDialect().upsert("t", List.of("a", "b", "c"), List.of("a")));
+  }
+}
