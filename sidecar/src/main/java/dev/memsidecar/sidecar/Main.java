@@ -126,13 +126,13 @@ public final class Main {
     }
     SidecarServer running = server;
     Runnable stop = () -> running.stop(SHUTDOWN_GRACE_MILLIS);
-    // SIGTERM/SIGINT: stop in order, then exit 0 (a plain JVM exit on SIGTERM would report 143).
+    // SIGTERM/SIGINT: stop in order, then exit 0 (the JVM's own handler would exit with 143).
     for (String signal : new String[] {"TERM", "INT"}) {
       Signal.handle(
           new Signal(signal),
           s -> {
             stop.run();
-            Runtime.getRuntime().halt(0);
+            System.exit(0);
           });
     }
     Runtime.getRuntime().addShutdownHook(new Thread(stop, "memsidecar-shutdown"));

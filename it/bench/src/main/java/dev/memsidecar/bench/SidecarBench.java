@@ -111,7 +111,7 @@ public final class SidecarBench {
     long[] starts = new long[options.starts];
     for (int i = 0; i < options.starts; i++) {
       Path ws = Files.createTempDirectory("memsidecar-bench-start");
-      try (Sidecar sidecar = Sidecar.start(options.jar, ws)) {
+      try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws)) {
         starts[i] = sidecar.startNanos;
         System.out.printf(Locale.ROOT, "cold start %d: %.1f ms%n", i + 1, millis(starts[i]));
         sidecar.terminate();
@@ -126,7 +126,7 @@ public final class SidecarBench {
 
     // (b) and (c) on one fresh sidecar
     Path ws = Files.createTempDirectory("memsidecar-bench-ws");
-    try (Sidecar sidecar = Sidecar.start(options.jar, ws)) {
+    try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws)) {
       MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel);
       Scope scope = Scope.newBuilder().setWorkspaceId("bench").build();
       Scope warmupScope = Scope.newBuilder().setWorkspaceId("bench-warmup").build();
@@ -360,19 +360,23 @@ public final class SidecarBench {
               .build();
     }
 
-    static Sidecar start(Path jar, Path workspace) throws IOException, InterruptedException {
-      String java = ProcessHandle.current().info().command().orElseThrow();
+    /** Starts {@code java -jar jar}, or the {@code launcher} script when one is given. */
+    static Sidecar start(Path jar, Path launcher, Path workspace)
+        throws IOException, InterruptedException {
       Path stderr = Files.createTempFile("memsidecar-bench", ".stderr.log");
-      ProcessBuilder builder =
-          new ProcessBuilder(
-              java,
-              "-jar",
-              jar.toAbsolutePath().toString(),
-              "serve",
-              "--workspace",
-              workspace.toAbsolutePath().toString(),
-              "--port",
-              "0");
+      List<String> command = new ArrayList<>();
+      if (launcher == null) {
+        command.addAll(
+            List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-jar",
+                jar.toAbsolutePath().toString()));
+      } else {
+        command.add(launcher.toAbsolutePath().toString());
+      }
+      command.addAll(
+          List.of("serve", "--workspace", workspace.toAbsolutePath().toString(), "--port", "0"));
+      ProcessBuilder builder = new ProcessBuilder(command);
       builder.environment().remove("MEMSIDECAR_HOST");
       builder.environment().remove("MEMSIDECAR_PORT");
       builder.environment().remove("MEMSIDECAR_DATA");
@@ -468,12 +472,22 @@ public final class SidecarBench {
 
   /** Command-line options. */
   private record Options(
-      Path jar, int records, int searches, int starts, int warmup, int threads, long seed,
+      Path jar,
+      Path launcher,
+      int records,
+      int searches,
+      int starts,
+      int warmup,
+      int threads,
+      long seed,
       boolean help) {
     static final String USAGE =
-        "usage: java -jar memsidecar-bench.jar [--jar PATH] [--records N] [--searches N]"
+        "usage: java -jar memsidecar-bench.jar [--jar PATH] [--launcher PATH] [--records N]"
+            + " [--searches N]"
             + " [--starts N] [--warmup N] [--threads N] [--seed N]\n"
             + "  --jar       sidecar jar (default sidecar/target/memsidecar.jar)\n"
+            + "  --launcher  start the sidecar with this script (e.g. sidecar/bin/memsidecar)"
+            + " instead of java -jar\n"
             + "  --records   Remember calls into one namespace (default 10000)\n"
             + "  --searches  Search calls (default 2000)\n"
             + "  --starts    cold starts on fresh workspaces (default 5)\n"
@@ -483,6 +497,7 @@ public final class SidecarBench {
 
     static Options parse(String[] args) {
       Path jar = Path.of("sidecar", "target", "memsidecar.jar");
+      Path launcher = null;
       int records = 10_000;
       int searches = 2_000;
       int starts = 5;
@@ -495,6 +510,7 @@ public final class SidecarBench {
         switch (arg) {
           case "--help", "-h" -> help = true;
           case "--jar" -> jar = Path.of(value(args, ++i, arg));
+          case "--launcher" -> launcher = Path.of(value(args, ++i, arg));
           case "--records" -> records = count(value(args, ++i, arg), arg);
           case "--searches" -> searches = count(value(args, ++i, arg), arg);
           case "--starts" -> starts = count(value(args, ++i, arg), arg);
@@ -504,7 +520,7 @@ public final class SidecarBench {
           default -> throw new IllegalArgumentException("unknown argument " + arg);
         }
       }
-      return new Options(jar, records, searches, starts, warmup, threads, seed, help);
+      return new Options(jar, launcher, records, searches, starts, warmup, threads, seed, help);
     }
 
     private static String value(String[] args, int i, String flag) {
