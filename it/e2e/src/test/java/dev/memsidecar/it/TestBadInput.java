@@ -13,42 +13,17 @@ import dev.memsidecar.proto.v1.ForgetMemoryRequest;
 import dev.memsidecar.proto.v1.GetMemoryRequest;
 import dev.memsidecar.proto.v1.ListMemoriesRequest;
 import dev.memsidecar.proto.v1.Memory;
-import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
 import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchRequest;
 import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every kind of bad request gets its precise status, names the bad field, and changes nothing. */
-class TestBadInput {
-  @TempDir static Path workspaceDir;
-
-  private static SidecarProcess sidecar;
-
-  @BeforeAll
-  static void startSidecar() {
-    sidecar = SidecarProcess.start(workspaceDir);
-  }
-
-  @AfterAll
-  static void stopSidecar() {
-    if (sidecar != null) {
-      sidecar.close();
-    }
-  }
-
-  private static MemoryServiceBlockingStub memory() {
-    return sidecar.memory();
-  }
-
+class TestBadInput extends DefaultSidecarTest {
   @Test
   void rememberWithoutScopeNamesWorkspaceId() {
     assertStatus(

@@ -12,32 +12,12 @@ import dev.memsidecar.proto.v1.Memory;
 import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.RememberResponse;
 import dev.memsidecar.proto.v1.Scope;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A Remember retried with the same request_id (AIP-155) stores one memory. */
-class TestIdempotency {
-  @TempDir static Path workspaceDir;
-
-  private static SidecarProcess sidecar;
-
-  @BeforeAll
-  static void startSidecar() {
-    sidecar = SidecarProcess.start(workspaceDir);
-  }
-
-  @AfterAll
-  static void stopSidecar() {
-    if (sidecar != null) {
-      sidecar.close();
-    }
-  }
-
+class TestIdempotency extends DefaultSidecarTest {
   @Test
   void sameRequestIdReturnsTheSameMemoryAndStoresItOnce() {
     Scope scope = workspace(uniqueId("ws"));

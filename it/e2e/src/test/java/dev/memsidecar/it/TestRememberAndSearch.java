@@ -16,7 +16,6 @@ import dev.memsidecar.proto.v1.ForgetMemoryRequest;
 import dev.memsidecar.proto.v1.GetMemoryRequest;
 import dev.memsidecar.proto.v1.Memory;
 import dev.memsidecar.proto.v1.MemoryKind;
-import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
 import dev.memsidecar.proto.v1.MemoryStatus;
 import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.RememberResponse;
@@ -24,37 +23,13 @@ import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.WriteOutcome;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Remember, Get, Search and Forget round trips on one sidecar; one workspace id per test. */
-class TestRememberAndSearch {
-  @TempDir static Path workspaceDir;
-
-  private static SidecarProcess sidecar;
-
-  @BeforeAll
-  static void startSidecar() {
-    sidecar = SidecarProcess.start(workspaceDir);
-  }
-
-  @AfterAll
-  static void stopSidecar() {
-    if (sidecar != null) {
-      sidecar.close();
-    }
-  }
-
-  private static MemoryServiceBlockingStub memory() {
-    return sidecar.memory();
-  }
-
+class TestRememberAndSearch extends DefaultSidecarTest {
   @Test
   void rememberStoresTheContentInTheWorkspaceProfileByDefault() {
     String ws = uniqueId("ws");
