@@ -38,6 +38,26 @@ public interface MemoryStore extends AutoCloseable {
   /** Removes the record for good. Returns whether it existed. */
   boolean delete(Namespace namespace, String id);
 
+  /**
+   * The namespace's memory file ({@link Capability#FILES}). A store without that capability
+   * answers UNIMPLEMENTED.
+   */
+  default MemoryFile readFile(Namespace namespace) {
+    throw MemoryException.unsupported(getClass().getName() + " has no memory files");
+  }
+
+  /**
+   * Replaces the namespace's memory file ({@link Capability#FILES}) atomically: readers see the old
+   * or the new content, never a mix, and the new content survives a crash once this returns.
+   *
+   * @param expectedEtag null or empty to write unconditionally; otherwise the etag the caller read,
+   *     and the write fails with ABORTED if the file has changed since
+   * @return the file as written
+   */
+  default MemoryFile writeFile(Namespace namespace, String content, String expectedEtag) {
+    throw MemoryException.unsupported(getClass().getName() + " has no memory files");
+  }
+
   /** Releases files and connections. Calls after close fail. Idempotent. */
   @Override
   void close();
