@@ -1,5 +1,6 @@
 package dev.memsidecar.api;
 
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,6 +25,14 @@ public interface MemoryProvider {
   /** What its stores can do; {@link Capability#RECORDS} by default. */
   default Set<Capability> capabilities() {
     return Set.of(Capability.RECORDS);
+  }
+
+  /**
+   * Facts about this provider worth showing an operator (GetStatus), e.g. lucene-hnsw's
+   * {@code "vectorization"}. Empty by default.
+   */
+  default Map<String, String> details() {
+    return Map.of();
   }
 
   /**

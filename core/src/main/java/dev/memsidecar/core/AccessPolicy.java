@@ -57,6 +57,29 @@ public final class AccessPolicy {
     }
   }
 
+  /** Whether {@code profile}'s memory file is listed and readable (deepagentsMem.read). */
+  public boolean mayReadFiles(ProfileSpec profile) {
+    return flags.deepagentsMemRead() && profile.enabled();
+  }
+
+  /** Throws PERMISSION_DENIED unless {@code profile}'s memory file may be read. */
+  public void checkReadFiles(ProfileSpec profile) {
+    checkEnabled(profile);
+    if (!flags.deepagentsMemRead()) {
+      throw MemoryException.permissionDenied(
+          "reading memory files is disabled (memory.deepagentsMem.read: false)");
+    }
+  }
+
+  /** Throws PERMISSION_DENIED unless {@code profile}'s memory file may be written. */
+  public void checkWriteFiles(ProfileSpec profile) {
+    checkEnabled(profile);
+    if (!flags.deepagentsMemWrite()) {
+      throw MemoryException.permissionDenied(
+          "writing memory files is disabled (memory.deepagentsMem.write: false)");
+    }
+  }
+
   /** Whether the request asked not to write anything ({@code memoryWrite=false}). */
   public static boolean isReadOnlyRequest(Map<String, String> requestMetadata) {
     return "false".equalsIgnoreCase(requestMetadata.getOrDefault(MEMORY_WRITE, "").trim());

@@ -59,19 +59,29 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
-  ProviderRegistry providerRegistry() {
-    return ProviderRegistry.load(providerLoader);
+  List<PluginLoader.Plugin> plugins() {
+    return PluginLoader.load(config.pluginsDir(), providerLoader);
   }
 
   @Provides
   @Singleton
-  Embedder embedder() {
+  ProviderRegistry providerRegistry(List<PluginLoader.Plugin> plugins) {
+    return ProviderRegistry.load(providerLoader, plugins);
+  }
+
+  @Provides
+  @Singleton
+  Embedder embedder(List<PluginLoader.Plugin> plugins) {
     List<String> names = new ArrayList<>();
-    for (Embedder e : ServiceLoader.load(Embedder.class, providerLoader)) {
-      if (e.name().equals(config.embedder())) {
-        return e;
+    List<ClassLoader> loaders = new ArrayList<>(List.of(providerLoader));
+    plugins.forEach(p -> loaders.add(p.loader()));
+    for (ClassLoader loader : loaders) {
+      for (Embedder e : ServiceLoader.load(Embedder.class, loader)) {
+        if (e.name().equals(config.embedder())) {
+          return e;
+        }
+        names.add(e.name());
       }
-      names.add(e.name());
     }
     throw new IllegalStateException(
         "no embedder named '" + config.embedder() + "' (memory.embedder); found: " + names);

@@ -26,6 +26,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -50,6 +51,7 @@ public final class MemoryEngine implements AutoCloseable {
   private final AccessPolicy access;
   private final WriteGate gate;
   private final Clock clock;
+  private final MemoryFiles files;
   private final Object[] requestLocks = new Object[64];
 
   @Inject
@@ -60,7 +62,8 @@ public final class MemoryEngine implements AutoCloseable {
       NamespaceResolver namespaces,
       AccessPolicy access,
       WriteGate gate,
-      Clock clock) {
+      Clock clock,
+      MemoryFiles files) {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.providers = requireNonNull(providers, "providers is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
@@ -68,6 +71,7 @@ public final class MemoryEngine implements AutoCloseable {
     this.access = requireNonNull(access, "access is null");
     this.gate = requireNonNull(gate, "gate is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.files = requireNonNull(files, "files is null");
     for (int i = 0; i < requestLocks.length; i++) {
       requestLocks[i] = new Object();
     }
@@ -233,6 +237,11 @@ public final class MemoryEngine implements AutoCloseable {
     return true;
   }
 
+  /** The memory files (deepagentsMem path) of the same profiles. */
+  public MemoryFiles files() {
+    return files;
+  }
+
   /** Providers, profiles and flags, for GetStatus. */
   public EngineStatus status() {
     List<EngineStatus.ProfileStatus> list =
@@ -242,7 +251,21 @@ public final class MemoryEngine implements AutoCloseable {
                     new EngineStatus.ProfileStatus(
                         p.id(), p.spec().scopeKind().id(), p.provider(), p.spec().enabled()))
             .toList();
-    return new EngineStatus(providers.names(), list, access.flags(), embedder.name());
+    List<EngineStatus.ProviderStatus> found =
+        providers.all().stream()
+            .map(
+                p ->
+                    new EngineStatus.ProviderStatus(
+                        p.name(),
+                        p.aliases().stream().sorted().toList(),
+                        p.capabilities().stream()
+                            .map(c -> c.name().toLowerCase(Locale.ROOT))
+                            .sorted()
+                            .toList(),
+                        providers.sourceOf(p.name()),
+                        p.details()))
+            .toList();
+    return new EngineStatus(found, list, access.flags(), embedder.name(), providers.plugins());
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.memsidecar.core;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.memsidecar.api.Capability;
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryProvider;
@@ -21,6 +22,10 @@ import java.util.Map;
  * The active memory profiles and their open stores. Each enabled profile's store is opened at
  * start-up in {@code <data>/profiles/<profile>/}, so a bad provider name or setting fails start-up
  * rather than the first call; a disabled profile is checked but never opened.
+ *
+ * <p>Every enabled profile also has a memory file ({@code /memories/<profile>.md}): kept by its own
+ * store when its provider has {@link Capability#FILES}, otherwise by a {@value #FILES_PROVIDER}
+ * store in {@code <data>/profiles/<profile>/files/} (none when that provider is absent).
  */
 public final class ProfileCatalog implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(ProfileCatalog.class.getName());
@@ -31,12 +36,17 @@ public final class ProfileCatalog implements AutoCloseable {
    * @param spec as configured
    * @param provider the canonical provider name (aliases resolved)
    * @param store its open store, or {@code null} when the profile is disabled
+   * @param files the store keeping its memory file, or {@code null} (disabled, or no file store)
    */
-  public record ActiveProfile(ProfileSpec spec, String provider, MemoryStore store) {
+  public record ActiveProfile(
+      ProfileSpec spec, String provider, MemoryStore store, MemoryStore files) {
     public String id() {
       return spec.id();
     }
   }
+
+  /** The provider that keeps memory files for profiles whose own provider cannot. */
+  public static final String FILES_PROVIDER = "deepagents-files";
 
   private final Map<String, ActiveProfile> profiles = new LinkedHashMap<>();
 
@@ -46,8 +56,21 @@ public final class ProfileCatalog implements AutoCloseable {
     try {
       for (ProfileSpec spec : specs) {
         MemoryProvider provider = provider(registry, spec);
-        MemoryStore store = spec.enabled() ? open(provider, spec, embedder, dataDir) : null;
-        profiles.put(spec.id(), new ActiveProfile(spec, provider.name(), store));
+        Path dir = dataDir.resolve("profiles").resolve(spec.id());
+        MemoryStore store = null;
+        MemoryStore files = null;
+        if (spec.enabled()) {
+          store = open(provider, spec, spec.settings(), embedder, dir);
+          // Registered before the file store opens, so a failure below still closes it.
+          profiles.put(spec.id(), new ActiveProfile(spec, provider.name(), store, null));
+          if (provider.capabilities().contains(Capability.FILES)) {
+            files = store;
+          } else if (registry.names().contains(FILES_PROVIDER)) {
+            files =
+                open(registry.get(FILES_PROVIDER), spec, Map.of(), embedder, dir.resolve("files"));
+          }
+        }
+        profiles.put(spec.id(), new ActiveProfile(spec, provider.name(), store, files));
       }
     } catch (RuntimeException e) {
       close();
@@ -73,13 +96,21 @@ public final class ProfileCatalog implements AutoCloseable {
   @Override
   public void close() {
     for (ActiveProfile profile : profiles.values()) {
-      if (profile.store() != null) {
-        try {
-          profile.store().close();
-        } catch (RuntimeException e) {
-          LOG.log(System.Logger.Level.WARNING, "closing profile " + profile.id() + " failed", e);
-        }
+      closeQuietly(profile, profile.store());
+      if (profile.files() != profile.store()) {
+        closeQuietly(profile, profile.files());
       }
+    }
+  }
+
+  private static void closeQuietly(ActiveProfile profile, MemoryStore store) {
+    if (store == null) {
+      return;
+    }
+    try {
+      store.close();
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "closing profile " + profile.id() + " failed", e);
     }
   }
 
@@ -92,15 +123,18 @@ public final class ProfileCatalog implements AutoCloseable {
   }
 
   private static MemoryStore open(
-      MemoryProvider provider, ProfileSpec spec, Embedder embedder, Path dataDir) {
-    Path dir = dataDir.resolve("profiles").resolve(spec.id());
+      MemoryProvider provider,
+      ProfileSpec spec,
+      Map<String, String> settings,
+      Embedder embedder,
+      Path dir) {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create data directory " + dir, e);
     }
     try {
-      return provider.open(new ProviderContext(spec.id(), dir, spec.settings(), embedder));
+      return provider.open(new ProviderContext(spec.id(), dir, settings, embedder));
     } catch (MemoryException e) {
       throw new IllegalStateException(
           "profile '" + spec.id() + "' (provider " + provider.name() + "): " + e.getMessage(), e);

@@ -70,14 +70,17 @@ class TestMemoryEngine {
             return now.get();
           }
         };
+    ProfileCatalog catalog = new ProfileCatalog(specs, registry, embedder, data);
+    AccessPolicy access = new AccessPolicy(flags);
     return new MemoryEngine(
-        new ProfileCatalog(specs, registry, embedder, data),
+        catalog,
         registry,
         embedder,
         new NamespaceResolver(),
-        new AccessPolicy(flags),
+        access,
         new WriteGate(7.0),
-        clock);
+        clock,
+        new MemoryFiles(catalog, new NamespaceResolver(), access));
   }
 
   private WriteDecision remember(Scope scope, String profile, String content, String requestId) {

@@ -9,6 +9,7 @@ import dev.memsidecar.proto.v1.Flags;
 import dev.memsidecar.proto.v1.GetStatusRequest;
 import dev.memsidecar.proto.v1.GetStatusResponse;
 import dev.memsidecar.proto.v1.ProfileStatus;
+import dev.memsidecar.proto.v1.ProviderInfo;
 import io.grpc.stub.StreamObserver;
 
 /** memsidecar.v1.AdminService: GetStatus. WatchEvents answers UNIMPLEMENTED until it is built. */
@@ -27,13 +28,24 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     GetStatusResponse.Builder res =
         GetStatusResponse.newBuilder()
             .setVersion(version)
-            .addAllProviders(status.providers())
+            .setEmbedder(status.embedder())
+            .addAllPlugins(status.plugins())
             .setFlags(
                 Flags.newBuilder()
                     .setDeepagentsMemRead(status.flags().deepagentsMemRead())
                     .setDeepagentsMemWrite(status.flags().deepagentsMemWrite())
                     .setLangmemRead(status.flags().langMemRead())
                     .setLangmemWrite(status.flags().langMemWrite()));
+    for (EngineStatus.ProviderStatus p : status.providers()) {
+      res.addProviders(p.name())
+          .addProviderInfo(
+              ProviderInfo.newBuilder()
+                  .setName(p.name())
+                  .addAllAliases(p.aliases())
+                  .addAllCapabilities(p.capabilities())
+                  .setSource(p.source())
+                  .putAllDetails(p.details()));
+    }
     for (EngineStatus.ProfileStatus p : status.profiles()) {
       res.addProfiles(
           ProfileStatus.newBuilder()

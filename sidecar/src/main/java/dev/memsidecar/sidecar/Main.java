@@ -21,6 +21,7 @@ public final class Main {
   static final String USAGE =
       """
       usage: java -jar memsidecar.jar serve [--workspace DIR] [--host HOST] [--port N] [--data DIR]
+                                            [--plugins DIR]
              java -jar memsidecar.jar version
              java -jar memsidecar.jar --help
 
@@ -30,6 +31,7 @@ public final class Main {
         --host HOST      address to listen on (default 127.0.0.1; env MEMSIDECAR_HOST)
         --port N         port to listen on, 0 for any free port (default 7411; env MEMSIDECAR_PORT)
         --data DIR       where generated data lives (default DIR/.memsidecar; env MEMSIDECAR_DATA)
+        --plugins DIR    provider jars to load, each in its own class loader (default DIR/plugins)
         --help           this text
       version       print the version
 
@@ -70,6 +72,7 @@ public final class Main {
     String host = null;
     Integer port = null;
     Path data = null;
+    Path plugins = null;
     while (args.hasNext()) {
       String flag = args.next();
       if (flag.equals("--help") || flag.equals("-h")) {
@@ -84,6 +87,7 @@ public final class Main {
         case "--workspace" -> workspace = Path.of(value);
         case "--host" -> host = value;
         case "--data" -> data = Path.of(value);
+        case "--plugins" -> plugins = Path.of(value);
         case "--port" -> {
           try {
             port = Integer.parseInt(value);
@@ -103,7 +107,7 @@ public final class Main {
           ConfigLoader.load(
               workspace.toAbsolutePath().normalize(),
               System.getenv(),
-              new ConfigLoader.Overrides(host, port, data));
+              new ConfigLoader.Overrides(host, port, data, plugins));
     } catch (ConfigException e) {
       err.println("memsidecar: configuration error: " + e.getMessage());
       return 2;

@@ -49,8 +49,8 @@ public final class SidecarServer {
         List.of(
             new MemoryGrpcService(engine),
             new AdminGrpcService(engine, version),
+            new MemoryFileGrpcService(engine.files()),
             // Not built yet: listed by reflection, every method answers UNIMPLEMENTED.
-            new MemoryFileServiceGrpc.MemoryFileServiceImplBase() {},
             new ToolRuleServiceGrpc.ToolRuleServiceImplBase() {});
     for (BindableService service : services) {
       builder.addService(ServerInterceptors.intercept(service, errors));

@@ -14,6 +14,7 @@ import java.util.List;
  * @param gateThreshold the write gate's threshold, 0..10 (default 7.0)
  * @param embedder the embedder name, e.g. "hash"
  * @param maintenance {@code memory.maintenance}
+ * @param pluginsDir the plugins folder (provider jars), or {@code null} for none; it need not exist
  */
 public record EngineConfig(
     Path dataDir,
@@ -21,7 +22,8 @@ public record EngineConfig(
     List<ProfileSpec> profiles,
     double gateThreshold,
     String embedder,
-    Maintenance maintenance) {
+    Maintenance maintenance,
+    Path pluginsDir) {
 
   public static final double DEFAULT_GATE_THRESHOLD = 7.0;
   public static final String DEFAULT_EMBEDDER = "hash";
@@ -34,7 +36,10 @@ public record EngineConfig(
     requireNonNull(maintenance, "maintenance is null");
   }
 
-  /** The embedded defaults: profiles workspace and user on langmem-sqlite, all flags on. */
+  /**
+   * The embedded defaults: profiles workspace and user on langmem-sqlite, all flags on, no plugins
+   * folder.
+   */
   public static EngineConfig defaults(Path dataDir) {
     return new EngineConfig(
         dataDir,
@@ -42,6 +47,7 @@ public record EngineConfig(
         List.of(ProfileSpec.of("workspace", ScopeKind.WORKSPACE), ProfileSpec.of("user", ScopeKind.USER)),
         DEFAULT_GATE_THRESHOLD,
         DEFAULT_EMBEDDER,
-        Maintenance.DEFAULT);
+        Maintenance.DEFAULT,
+        null);
   }
 }

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.CheckToolCallRequest;
 import dev.memsidecar.proto.v1.DeleteToolRuleRequest;
-import dev.memsidecar.proto.v1.EditMemoryFileRequest;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.ExportToolRulesRequest;
 import dev.memsidecar.proto.v1.Flags;
@@ -18,15 +17,12 @@ import dev.memsidecar.proto.v1.GetStatusRequest;
 import dev.memsidecar.proto.v1.GetStatusResponse;
 import dev.memsidecar.proto.v1.GetToolRuleRequest;
 import dev.memsidecar.proto.v1.GetToolStatsRequest;
-import dev.memsidecar.proto.v1.ListMemoryFilesRequest;
 import dev.memsidecar.proto.v1.ListToolRulesRequest;
 import dev.memsidecar.proto.v1.ProfileStatus;
 import dev.memsidecar.proto.v1.PutToolRuleRequest;
-import dev.memsidecar.proto.v1.ReadMemoryFileRequest;
 import dev.memsidecar.proto.v1.RenderToolRulesRequest;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.WatchEventsRequest;
-import dev.memsidecar.proto.v1.WriteMemoryFileRequest;
 import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
@@ -164,17 +160,6 @@ class TestAdmin {
         call("MemoryService.EndRun", () -> defaults.memory().endRun(
             EndRunRequest.newBuilder().setScope(SCOPE).setInput("hi").setOutput("hello")
                 .build())),
-        call("MemoryFileService.ListMemoryFiles", () -> defaults.files().listMemoryFiles(
-            ListMemoryFilesRequest.newBuilder().setScope(SCOPE).build())),
-        call("MemoryFileService.ReadMemoryFile", () -> defaults.files().readMemoryFile(
-            ReadMemoryFileRequest.newBuilder().setScope(SCOPE).setPath("/memories/workspace.md")
-                .build())),
-        call("MemoryFileService.WriteMemoryFile", () -> defaults.files().writeMemoryFile(
-            WriteMemoryFileRequest.newBuilder().setScope(SCOPE)
-                .setPath("/memories/workspace.md").setContent("# notes\n").build())),
-        call("MemoryFileService.EditMemoryFile", () -> defaults.files().editMemoryFile(
-            EditMemoryFileRequest.newBuilder().setScope(SCOPE)
-                .setPath("/memories/workspace.md").setOldText("a").setNewText("b").build())),
         call("ToolRuleService.PutToolRule", () -> defaults.toolRules().putToolRule(
             PutToolRuleRequest.newBuilder().setScope(SCOPE).build())),
         call("ToolRuleService.GetToolRule", () -> defaults.toolRules().getToolRule(

@@ -76,7 +76,7 @@ public final class ConfigLoader {
   private static final String COMMAND_LINE = "command line";
   private static final int MAX_PORT = 65535;
 
-  private static final Set<String> MAIN_KEYS = YamlSection.keys("server", "data", "memory");
+  private static final Set<String> MAIN_KEYS = YamlSection.keys("server", "data", "plugins", "memory");
   private static final Set<String> SERVER_KEYS = YamlSection.keys("host", "port");
   private static final Set<String> MEMORY_KEYS =
       YamlSection.keys(
@@ -99,10 +99,11 @@ public final class ConfigLoader {
    * @param host {@code --host}
    * @param port {@code --port}, 0..65535
    * @param dataDir {@code --data}; a relative path resolves against the workspace folder
+   * @param pluginsDir {@code --plugins}; a relative path resolves against the workspace folder
    */
-  public record Overrides(String host, Integer port, Path dataDir) {
+  public record Overrides(String host, Integer port, Path dataDir, Path pluginsDir) {
     /** Nothing given on the command line. */
-    public static final Overrides NONE = new Overrides(null, null, null);
+    public static final Overrides NONE = new Overrides(null, null, null, null);
   }
 
   private ConfigLoader() {}
@@ -124,6 +125,7 @@ public final class ConfigLoader {
     StrictYaml yaml = new StrictYaml();
 
     Draft draft = new Draft(workspace.resolve(SidecarConfig.DEFAULT_DATA_DIR));
+    draft.pluginsDir = workspace.resolve(SidecarConfig.DEFAULT_PLUGINS_DIR);
     LinkedHashMap<String, ProfileSpec> profiles = new LinkedHashMap<>();
     for (ProfileSpec profile : draft.engineDefaults.profiles()) {
       profiles.put(profile.id(), profile);
@@ -135,7 +137,13 @@ public final class ConfigLoader {
 
     EngineConfig engine =
         new EngineConfig(
-            draft.dataDir, draft.flags, active, draft.gate, draft.embedder, draft.maintenance);
+            draft.dataDir,
+            draft.flags,
+            active,
+            draft.gate,
+            draft.embedder,
+            draft.maintenance,
+            draft.pluginsDir);
     return new SidecarConfig(draft.host, draft.port, draft.dataDir, workspace, engine);
   }
 
@@ -145,6 +153,7 @@ public final class ConfigLoader {
     String host = SidecarConfig.DEFAULT_HOST;
     int port = SidecarConfig.DEFAULT_PORT;
     Path dataDir;
+    Path pluginsDir;
     Flags flags;
     Maintenance maintenance;
     double gate;
@@ -186,6 +195,9 @@ public final class ConfigLoader {
     server.integer("port", 0, MAX_PORT).ifPresent(port -> draft.port = port);
     root.nonBlankString("data")
         .ifPresent(data -> draft.dataDir = resolveData(workspace, data, root::invalid, "data"));
+    root.nonBlankString("plugins")
+        .ifPresent(
+            dir -> draft.pluginsDir = resolveData(workspace, dir, root::invalid, "plugins"));
 
     YamlSection memory = root.section("memory").allowOnly(MEMORY_KEYS);
     YamlSection deep = memory.section("deepagentsMem").allowOnly(FLAG_KEYS);
@@ -402,6 +414,9 @@ public final class ConfigLoader {
     }
     if (overrides.dataDir() != null) {
       draft.dataDir = workspace.resolve(overrides.dataDir()).normalize();
+    }
+    if (overrides.pluginsDir() != null) {
+      draft.pluginsDir = workspace.resolve(overrides.pluginsDir()).normalize();
     }
   }
 

@@ -21,6 +21,8 @@ public record SidecarConfig(
   public static final int DEFAULT_PORT = 7411;
   /** The data folder's default name, inside the workspace. */
   public static final String DEFAULT_DATA_DIR = ".memsidecar";
+  /** The plugins folder's default name, inside the workspace. */
+  public static final String DEFAULT_PLUGINS_DIR = "plugins";
 
   public SidecarConfig {
     requireNonNull(host, "host is null");

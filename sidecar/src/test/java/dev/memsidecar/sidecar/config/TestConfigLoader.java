@@ -43,7 +43,7 @@ class TestConfigLoader {
     assertEquals(7411, config.port());
     assertEquals(workspace.resolve(".memsidecar"), config.dataDir());
     assertEquals(workspace, config.workspaceDir());
-    assertEquals(EngineConfig.defaults(config.dataDir()), config.engine());
+    assertEquals(defaultsIn(config.dataDir()), config.engine());
     assertEquals(List.of("workspace", "user"), ids(config));
     assertEquals(ScopeKind.USER, config.engine().profiles().get(1).scopeKind());
     assertEquals("langmem-sqlite", config.engine().profiles().get(0).provider());
@@ -55,7 +55,30 @@ class TestConfigLoader {
     write("config/memory/empty.yaml", "# nothing here\n");
     write("config/memory/blank.yml", "---\n---\n");
 
-    assertEquals(EngineConfig.defaults(workspace.resolve(".memsidecar")), load().engine());
+    assertEquals(defaultsIn(workspace.resolve(".memsidecar")), load().engine());
+  }
+
+  @Test
+  void pluginsFolderDefaultsToTheWorkspaceAndIsConfigurable() throws IOException {
+    assertEquals(workspace.resolve("plugins"), load().engine().pluginsDir());
+    write("memsidecar.yaml", "plugins: ext/providers\n");
+    assertEquals(workspace.resolve("ext/providers"), load().engine().pluginsDir());
+    SidecarConfig cli =
+        ConfigLoader.load(workspace, Map.of(), new Overrides(null, null, null, Path.of("p2")));
+    assertEquals(workspace.resolve("p2"), cli.engine().pluginsDir());
+  }
+
+  /** The embedded defaults as the loader gives them: plugins folder inside the workspace. */
+  private EngineConfig defaultsIn(Path dataDir) {
+    EngineConfig d = EngineConfig.defaults(dataDir);
+    return new EngineConfig(
+        d.dataDir(),
+        d.flags(),
+        d.profiles(),
+        d.gateThreshold(),
+        d.embedder(),
+        d.maintenance(),
+        workspace.resolve("plugins"));
   }
 
   @Test
@@ -151,7 +174,7 @@ class TestConfigLoader {
 
     SidecarConfig config =
         ConfigLoader.load(
-            workspace, env, new Overrides("10.0.0.3", 9002, elsewhere.resolve("a/../cli")));
+            workspace, env, new Overrides("10.0.0.3", 9002, elsewhere.resolve("a/../cli"), null));
 
     assertEquals("10.0.0.3", config.host());
     assertEquals(9002, config.port());
@@ -162,7 +185,7 @@ class TestConfigLoader {
   @Test
   void relativeCommandLineDataResolvesAgainstWorkspace() {
     SidecarConfig config =
-        ConfigLoader.load(workspace, Map.of(), new Overrides(null, null, Path.of("cli-data")));
+        ConfigLoader.load(workspace, Map.of(), new Overrides(null, null, Path.of("cli-data"), null));
 
     assertEquals(workspace.resolve("cli-data"), config.dataDir());
     assertTrue(config.dataDir().isAbsolute());
@@ -426,7 +449,7 @@ class TestConfigLoader {
     ConfigException e =
         assertThrows(
             ConfigException.class,
-            () -> ConfigLoader.load(workspace, Map.of(), new Overrides(null, -1, null)));
+            () -> ConfigLoader.load(workspace, Map.of(), new Overrides(null, -1, null, null)));
 
     assertMessageContains(e, "command line: port must be in 0..65535, got -1");
   }
