@@ -184,6 +184,12 @@ final class Fixtures {
 
   /** Writes {@code config/memory/<name>.yaml}: a Memory profile on langmem-sqlite. */
   static void writeProfile(Path workspace, String name, String scopeKind, boolean enabled) {
+    writeProfile(workspace, name, scopeKind, enabled, PROVIDER);
+  }
+
+  /** Writes {@code config/memory/<name>.yaml}: a Memory profile on {@code provider}. */
+  static void writeProfile(
+      Path workspace, String name, String scopeKind, boolean enabled, String provider) {
     write(
         workspace.resolve("config").resolve("memory").resolve(name + ".yaml"),
         String.format(
@@ -199,7 +205,7 @@ final class Fixtures {
               enabled: %s
             """,
             name,
-            PROVIDER,
+            provider,
             scopeKind,
             enabled));
   }
