@@ -830,9 +830,12 @@ public abstract class MemoryStoreConformance {
     }
     String fileA = "# Notes\n\n- 用户喜欢简洁的回答\n- " + gen.word() + "\n";
     String fileB = "# Other\n" + gen.unicodeFragment() + "\n";
+    // Files in namespaces of their own: a store may keep a namespace's records in its file.
+    Namespace fileNs = gen.namespace();
+    Namespace fileOther = gen.namespace();
     if (caps.contains(Capability.FILES)) {
-      store.writeFile(ns, fileA, null);
-      store.writeFile(other, fileB, null);
+      store.writeFile(fileNs, fileA, null);
+      store.writeFile(fileOther, fileB, null);
     }
 
     reopen();
@@ -851,8 +854,8 @@ public abstract class MemoryStoreConformance {
       assertEquals(target, hits.get(0).record(), "search after reopen");
     }
     if (caps.contains(Capability.FILES)) {
-      assertFileHolds(fileA, store.readFile(ns), "file after reopen");
-      assertFileHolds(fileB, store.readFile(other), "other namespace's file after reopen");
+      assertFileHolds(fileA, store.readFile(fileNs), "file after reopen");
+      assertFileHolds(fileB, store.readFile(fileOther), "other namespace's file after reopen");
     }
   }
 
