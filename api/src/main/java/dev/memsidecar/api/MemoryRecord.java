@@ -72,6 +72,11 @@ public record MemoryRecord(
     return status == MemoryStatus.ACTIVE && (expireTime == null || expireTime.isAfter(now));
   }
 
+  /** The text stores embed and index for it: content, then context. */
+  public String indexedText() {
+    return content + "\n" + context;
+  }
+
   public Builder toBuilder() {
     return new Builder(this);
   }

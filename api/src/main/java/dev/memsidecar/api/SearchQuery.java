@@ -39,6 +39,41 @@ public record SearchQuery(
     requireNonNull(now, "now is null");
   }
 
+  /**
+   * The query's unit vector for {@code embedder}: {@link #vector()} normalised, or {@link #text()}
+   * embedded when no vector was given.
+   *
+   * @throws MemoryException INVALID_ARGUMENT if the given vector's length is not the embedder's
+   */
+  public float[] unitVector(Embedder embedder) {
+    if (vector == null) {
+      return embedder.embed(text);
+    }
+    if (vector.length != embedder.dimensions()) {
+      throw MemoryException.invalidArgument(
+          "vector",
+          "query vector has "
+              + vector.length
+              + " dimensions; embedder '"
+              + embedder.name()
+              + "' makes "
+              + embedder.dimensions());
+    }
+    double norm = 0;
+    for (float x : vector) {
+      norm += x * x;
+    }
+    if (norm == 0 || Math.abs(norm - 1.0) < 1e-6) {
+      return vector;
+    }
+    float[] unit = new float[vector.length];
+    float inv = (float) (1.0 / Math.sqrt(norm));
+    for (int i = 0; i < vector.length; i++) {
+      unit[i] = vector[i] * inv;
+    }
+    return unit;
+  }
+
   /** Whether {@code record} passes this query's filters (status, expiry, kinds, tags). */
   public boolean admits(MemoryRecord record) {
     return record.isRecallable(now)

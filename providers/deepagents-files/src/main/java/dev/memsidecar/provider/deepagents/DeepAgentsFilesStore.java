@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.Ids;
+import dev.memsidecar.api.ListCursor;
 import dev.memsidecar.api.ListQuery;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryFile;
@@ -227,7 +228,7 @@ final class DeepAgentsFilesStore implements MemoryStore {
   public Page list(Namespace namespace, ListQuery query) {
     requireNonNull(namespace, "namespace is null");
     requireNonNull(query, "query is null");
-    PageCursor after = query.cursor() == null ? null : PageCursor.decode(query.cursor());
+    ListCursor after = query.cursor() == null ? null : ListCursor.decode(query.cursor());
     ensureOpen();
     List<MemoryRecord> all = current(namespace).newestFirst();
     int from = 0;
@@ -252,7 +253,7 @@ final class DeepAgentsFilesStore implements MemoryStore {
         continue;
       }
       if (page.size() == query.pageSize()) {
-        return new Page(page, PageCursor.after(page.get(page.size() - 1)).encode());
+        return new Page(page, ListCursor.after(page.get(page.size() - 1)).encode());
       }
       page.add(r);
     }
@@ -264,7 +265,7 @@ final class DeepAgentsFilesStore implements MemoryStore {
     requireNonNull(namespace, "namespace is null");
     requireNonNull(query, "query is null");
     ensureOpen();
-    float[] vector = queryVector(query);
+    float[] vector = query.unitVector(embedder);
     return current(namespace).index(embedder).search(query, vector);
   }
 
@@ -590,35 +591,6 @@ final class DeepAgentsFilesStore implements MemoryStore {
 
   // ---- helpers
 
-  private float[] queryVector(SearchQuery query) {
-    float[] given = query.vector();
-    if (given == null) {
-      return embedder.embed(query.text());
-    }
-    if (given.length != embedder.dimensions()) {
-      throw MemoryException.invalidArgument(
-          "vector",
-          "query vector has "
-              + given.length
-              + " dimensions; embedder '"
-              + embedder.name()
-              + "' of this store makes "
-              + embedder.dimensions());
-    }
-    double norm = 0;
-    for (float x : given) {
-      norm += x * x;
-    }
-    if (norm == 0 || Math.abs(norm - 1.0) < 1e-6) {
-      return given;
-    }
-    float[] unit = new float[given.length];
-    float inv = (float) (1.0 / Math.sqrt(norm));
-    for (int i = 0; i < given.length; i++) {
-      unit[i] = given[i] * inv;
-    }
-    return unit;
-  }
 
   /** The path the agent knows the file by. */
   private String agentPath() {

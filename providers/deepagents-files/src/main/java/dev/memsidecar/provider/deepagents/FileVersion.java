@@ -1,5 +1,6 @@
 package dev.memsidecar.provider.deepagents;
 
+import dev.memsidecar.api.ListCursor;
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryFile;
@@ -143,7 +144,7 @@ final class FileVersion {
       for (MemoryMarkdown.Entry e : document().entries()) {
         sorted.add(e.record());
       }
-      sorted.sort(PageCursor.NEWEST_FIRST);
+      sorted.sort(ListCursor.NEWEST_FIRST);
       out = List.copyOf(sorted);
       newestFirst = out;
     }

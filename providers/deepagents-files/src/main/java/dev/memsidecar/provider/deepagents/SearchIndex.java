@@ -103,7 +103,7 @@ final class SearchIndex {
         x = old;
       } else {
         float[] vector =
-            old != null && old.sameTextAs(r) ? old.vector() : embedder.embed(indexedText(r));
+            old != null && old.sameTextAs(r) ? old.vector() : embedder.embed(r.indexedText());
         x = new Indexed(r.content(), r.context(), r.tags(), vector, keywordsOf(r));
       }
       records.add(r);
@@ -121,10 +121,6 @@ final class SearchIndex {
     return byId;
   }
 
-  /** The text a record is embedded from. */
-  static String indexedText(MemoryRecord r) {
-    return r.content() + "\n" + r.context();
-  }
 
   /** The keywords of a record's content, context and tags. */
   static Set<String> keywordsOf(MemoryRecord r) {

@@ -1,5 +1,6 @@
 package dev.memsidecar.provider.deepagents;
 
+import dev.memsidecar.api.ListCursor;
 import static dev.memsidecar.provider.deepagents.Fixtures.T0;
 import static dev.memsidecar.provider.deepagents.Fixtures.record;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -264,7 +265,7 @@ class TestDeepAgentsFilesStore {
     store = Fixtures.open(dir);
     List<MemoryRecord> listed = store.list(NS, new ListQuery(1000, null, true)).records();
     assertEquals(
-        model.values().stream().sorted(PageCursor.NEWEST_FIRST).toList(), listed, "seed " + seed);
+        model.values().stream().sorted(ListCursor.NEWEST_FIRST).toList(), listed, "seed " + seed);
     assertEquals(text, store.readFile(NS).content(), "seed " + seed);
   }
 

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.Ids;
+import dev.memsidecar.api.ListCursor;
 import dev.memsidecar.api.ListQuery;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
@@ -48,7 +49,7 @@ import java.util.regex.Pattern;
  * are locked to one process anyway).
  *
  * <p><b>Listing.</b> Newest first by ({@code created_at} DESC, {@code id} DESC), paged by keyset
- * ({@link PageCursor}), so a page boundary never moves when newer records arrive.
+ * ({@link ListCursor}), so a page boundary never moves when newer records arrive.
  *
  * <p><b>Thread-safety.</b> All methods may be called from many threads. Connections come from a
  * {@link ConnectionPool}. Writes to one namespace (and its index loading) are serialized by one of
@@ -191,7 +192,7 @@ final class LangMemSqliteStore implements MemoryStore {
     RecordRows.checkTimes(record);
     ensureOpen();
     float[] vector =
-        record.status() == MemoryStatus.ACTIVE ? embedder.embed(indexedText(record)) : null;
+        record.status() == MemoryStatus.ACTIVE ? embedder.embed(record.indexedText()) : null;
     ReentrantLock stripe = stripe(namespace);
     stripe.lock();
     try {
@@ -259,7 +260,8 @@ final class LangMemSqliteStore implements MemoryStore {
   public Page list(Namespace namespace, ListQuery query) {
     requireNonNull(namespace, "namespace is null");
     requireNonNull(query, "query is null");
-    PageCursor after = query.cursor() == null ? null : PageCursor.decode(query.cursor());
+    ListCursor after = query.cursor() == null ? null : ListCursor.decode(query.cursor());
+    long afterNanos = after == null ? 0 : RecordRows.toNanos(after.createTime(), "page_token");
     ensureOpen();
     StringBuilder sql =
         new StringBuilder("SELECT ")
@@ -285,8 +287,8 @@ final class LangMemSqliteStore implements MemoryStore {
                     st.setString(i++, MemoryStatus.ACTIVE.name());
                   }
                   if (after != null) {
-                    st.setLong(i++, after.createdNanos());
-                    st.setLong(i++, after.createdNanos());
+                    st.setLong(i++, afterNanos);
+                    st.setLong(i++, afterNanos);
                     st.setString(i++, after.id());
                   }
                   // One more than a page tells whether another page follows.
@@ -304,10 +306,7 @@ final class LangMemSqliteStore implements MemoryStore {
         return new Page(rows, null);
       }
       List<MemoryRecord> page = rows.subList(0, query.pageSize());
-      MemoryRecord last = page.get(page.size() - 1);
-      String next =
-          new PageCursor(RecordRows.toNanos(last.createTime(), "create_time"), last.id()).encode();
-      return new Page(page, next);
+      return new Page(page, ListCursor.after(page.get(page.size() - 1)).encode());
     } catch (SQLException e) {
       throw failure("list", e);
     }
@@ -318,7 +317,7 @@ final class LangMemSqliteStore implements MemoryStore {
     requireNonNull(namespace, "namespace is null");
     requireNonNull(query, "query is null");
     ensureOpen();
-    float[] vector = queryVector(query);
+    float[] vector = query.unitVector(embedder);
     return indexFor(namespace).search(query, vector);
   }
 
@@ -479,7 +478,7 @@ final class LangMemSqliteStore implements MemoryStore {
                     }
                     if (vector == null) {
                       // Written with another embedder: match the one queries will use.
-                      vector = embedder.embed(indexedText(r));
+                      vector = embedder.embed(r.indexedText());
                       count++;
                     }
                     index.put(r, vector);
@@ -514,40 +513,7 @@ final class LangMemSqliteStore implements MemoryStore {
     }
   }
 
-  private float[] queryVector(SearchQuery query) {
-    float[] given = query.vector();
-    if (given == null) {
-      return embedder.embed(query.text());
-    }
-    if (given.length != embedder.dimensions()) {
-      throw MemoryException.invalidArgument(
-          "vector",
-          "query vector has "
-              + given.length
-              + " dimensions; embedder '"
-              + embedder.name()
-              + "' of this store makes "
-              + embedder.dimensions());
-    }
-    double norm = 0;
-    for (float x : given) {
-      norm += x * x;
-    }
-    if (norm == 0 || Math.abs(norm - 1.0) < 1e-6) {
-      return given;
-    }
-    float[] unit = new float[given.length];
-    float inv = (float) (1.0 / Math.sqrt(norm));
-    for (int i = 0; i < given.length; i++) {
-      unit[i] = given[i] * inv;
-    }
-    return unit;
-  }
 
-  /** The text a record is embedded from. */
-  static String indexedText(MemoryRecord r) {
-    return r.content() + "\n" + r.context();
-  }
 
   private ReentrantLock stripe(Namespace namespace) {
     return stripes[Math.floorMod(namespace.hashCode(), stripes.length)];

@@ -1,8 +1,7 @@
-package dev.memsidecar.provider.deepagents;
+package dev.memsidecar.api;
 
-import dev.memsidecar.api.Ids;
-import dev.memsidecar.api.MemoryException;
-import dev.memsidecar.api.MemoryRecord;
+import static java.util.Objects.requireNonNull;
+
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -10,29 +9,36 @@ import java.util.Base64;
 import java.util.Comparator;
 
 /**
- * Where a {@code list} page ends: the create time and id of its last record. The next page holds
- * the records strictly after it in (create time DESC, id DESC) order, so records added meanwhile
- * with newer times never shift it. On the wire it is unpadded base64url of {@code
- * "1:<epochSecond>:<nano>:<id>"}; the leading version lets the format change later.
+ * Where a {@link MemoryStore#list} page ends: the create time and id of its last record, for
+ * stores that page by keyset in {@link #NEWEST_FIRST} order. The next page holds the records
+ * strictly after it, so records added meanwhile with newer times never shift it. On the wire it
+ * is unpadded base64url of {@code "1:<epochSecond>:<nano>:<id>"}; the leading version lets the
+ * format change later. A store may use its own cursor instead: cursors are opaque to callers.
  */
-record PageCursor(Instant createTime, String id) {
-  /** The list order: newest first, then the greater id first. */
-  static final Comparator<MemoryRecord> NEWEST_FIRST =
+public record ListCursor(Instant createTime, String id) {
+  /** The list order of the SPI: newest create time first, then the greater id first. */
+  public static final Comparator<MemoryRecord> NEWEST_FIRST =
       Comparator.comparing(MemoryRecord::createTime).thenComparing(MemoryRecord::id).reversed();
 
   private static final String VERSION = "1";
 
-  static PageCursor after(MemoryRecord r) {
-    return new PageCursor(r.createTime(), r.id());
+  public ListCursor {
+    requireNonNull(createTime, "createTime is null");
+    requireNonNull(id, "id is null");
   }
 
-  /** Whether {@code r} comes after this cursor in list order. */
-  boolean precedes(MemoryRecord r) {
+  /** The cursor just past {@code r}. */
+  public static ListCursor after(MemoryRecord r) {
+    return new ListCursor(r.createTime(), r.id());
+  }
+
+  /** Whether {@code r} comes after this cursor in list order (belongs to a later page). */
+  public boolean precedes(MemoryRecord r) {
     int c = r.createTime().compareTo(createTime);
     return c < 0 || (c == 0 && r.id().compareTo(id) < 0);
   }
 
-  String encode() {
+  public String encode() {
     String plain =
         VERSION + ":" + createTime.getEpochSecond() + ":" + createTime.getNano() + ":" + id;
     return Base64.getUrlEncoder()
@@ -45,7 +51,7 @@ record PageCursor(Instant createTime, String id) {
    *
    * @throws MemoryException INVALID_ARGUMENT naming {@code page_token} if it is not one
    */
-  static PageCursor decode(String token) {
+  public static ListCursor decode(String token) {
     String plain;
     try {
       plain = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
@@ -61,7 +67,7 @@ record PageCursor(Instant createTime, String id) {
       if (nano < 0 || nano > 999_999_999) {
         throw malformed(token);
       }
-      return new PageCursor(Instant.ofEpochSecond(Long.parseLong(parts[1]), nano), parts[3]);
+      return new ListCursor(Instant.ofEpochSecond(Long.parseLong(parts[1]), nano), parts[3]);
     } catch (NumberFormatException | DateTimeException | ArithmeticException e) {
       throw malformed(token);
     }
