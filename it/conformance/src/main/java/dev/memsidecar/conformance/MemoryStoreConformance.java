@@ -216,6 +216,38 @@ public abstract class MemoryStoreConformance {
     }
   }
 
+  // ---------------------------------------------------------------- crash durability
+
+  /**
+   * What put and writeFile acknowledged survives {@code kill -9}: a child JVM ({@link CrashChild})
+   * writes on this test's data directory and is killed with SIGKILL the moment it says so. Needs
+   * the provider and the embedder to have public no-argument constructors.
+   */
+  @Test
+  public void acknowledgedWritesSurviveKillOfTheProcess() throws Exception {
+    store.close(); // the child owns the directory; many stores lock it
+    store = null;
+    Process child =
+        CrashChild.start(
+            provider.getClass(), embedder.getClass(), dataDirectory, settings(dataDirectory));
+    try {
+      child.destroyForcibly(); // SIGKILL: no shutdown hooks, no close
+      assertTrue(child.waitFor(60, TimeUnit.SECONDS), "crash child did not die");
+    } finally {
+      child.destroyForcibly();
+    }
+    store = open(dataDirectory, Map.of());
+    if (provider.capabilities().contains(Capability.RECORDS)) {
+      for (MemoryRecord r : CrashChild.records()) {
+        assertEquals(Optional.of(r), store.get(CrashChild.RECORDS, r.id()), "lost " + r.id());
+      }
+    }
+    if (provider.capabilities().contains(Capability.FILES)) {
+      assertEquals(
+          CrashChild.FILE, store.readFile(CrashChild.FILES).content(), "lost the file");
+    }
+  }
+
   // ---------------------------------------------------------------- records: put, get, delete
 
   @Test
