@@ -95,9 +95,11 @@ public final class SidecarBench {
   private void run() throws Exception {
     System.out.printf(
         Locale.ROOT,
-        "memsidecar bench: jar %s, records %d, searches %d, starts %d, warmup %d, threads %d,"
-            + " seed %d%n",
+        "memsidecar bench: jar %s, provider %s, writers %d, records %d, searches %d, starts %d,"
+            + " warmup %d, threads %d, seed %d%n",
         options.jar.toAbsolutePath().normalize(),
+        options.provider == null ? "default" : options.provider,
+        options.writers,
         options.records,
         options.searches,
         options.starts,
@@ -111,7 +113,7 @@ public final class SidecarBench {
     long[] starts = new long[options.starts];
     for (int i = 0; i < options.starts; i++) {
       Path ws = Files.createTempDirectory("memsidecar-bench-start");
-      try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws)) {
+      try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws, options.provider)) {
         starts[i] = sidecar.startNanos;
         System.out.printf(Locale.ROOT, "cold start %d: %.1f ms%n", i + 1, millis(starts[i]));
         sidecar.terminate();
@@ -126,7 +128,7 @@ public final class SidecarBench {
 
     // (b) and (c) on one fresh sidecar
     Path ws = Files.createTempDirectory("memsidecar-bench-ws");
-    try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws)) {
+    try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws, options.provider)) {
       MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel);
       Scope scope = Scope.newBuilder().setWorkspaceId("bench").build();
       Scope warmupScope = Scope.newBuilder().setWorkspaceId("bench-warmup").build();
@@ -136,26 +138,47 @@ public final class SidecarBench {
         remember(stub, warmupScope, sentences.next());
       }
       List<String> texts = new ArrayList<>(options.records);
-      List<String> ids = new ArrayList<>(options.records);
-      long[] rememberNanos = new long[options.records];
-      Map<WriteOutcome, Integer> outcomes =
-          new EnumMap<>(WriteOutcome.class);
-      long t0 = System.nanoTime();
       for (int i = 0; i < options.records; i++) {
-        String text = sentences.next();
-        long s = System.nanoTime();
-        RememberResponse response = remember(stub, scope, text);
-        rememberNanos[i] = System.nanoTime() - s;
-        texts.add(text);
-        ids.add(response.getDecision().getMemory().getId());
-        outcomes.merge(response.getDecision().getOutcome(), 1, Integer::sum);
-        if ((i + 1) % 2000 == 0) {
-          System.out.printf(Locale.ROOT, "  remembered %d/%d%n", i + 1, options.records);
-        }
+        texts.add(sentences.next());
       }
+      String[] idArray = new String[options.records];
+      long[] rememberNanos = new long[options.records];
+      Map<WriteOutcome, Integer> outcomes = new EnumMap<>(WriteOutcome.class);
+      int writers = options.writers;
+      ExecutorService writerPool = Executors.newFixedThreadPool(writers);
+      long t0 = System.nanoTime();
+      List<Future<?>> work = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int first = w;
+        work.add(
+            writerPool.submit(
+                () -> {
+                  for (int i = first; i < options.records; i += writers) {
+                    long s = System.nanoTime();
+                    RememberResponse response = remember(stub, scope, texts.get(i));
+                    rememberNanos[i] = System.nanoTime() - s;
+                    idArray[i] = response.getDecision().getMemory().getId();
+                    synchronized (outcomes) {
+                      outcomes.merge(response.getDecision().getOutcome(), 1, Integer::sum);
+                    }
+                    if (first == 0 && (i + writers) % 10_000 < writers) {
+                      System.out.printf(Locale.ROOT, "  remembered ~%d/%d%n", i + 1, options.records);
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : work) {
+        f.get();
+      }
+      writerPool.shutdown();
       long rememberWall = System.nanoTime() - t0;
-      rows.add(Row.of("Remember, 1 client thread", rememberNanos,
-          options.records / seconds(rememberWall)));
+      List<String> ids = List.of(idArray);
+      rows.add(
+          Row.of(
+              "Remember, " + writers + " client thread" + (writers == 1 ? "" : "s"),
+              rememberNanos,
+              options.records / seconds(rememberWall)));
       System.out.println("Remember outcomes: " + outcomes);
 
       if (options.records > 0) {
@@ -361,8 +384,18 @@ public final class SidecarBench {
     }
 
     /** Starts {@code java -jar jar}, or the {@code launcher} script when one is given. */
-    static Sidecar start(Path jar, Path launcher, Path workspace)
+    static Sidecar start(Path jar, Path launcher, Path workspace, String provider)
         throws IOException, InterruptedException {
+      if (provider != null) {
+        Path profile = workspace.resolve("config/memory/workspace.yaml");
+        Files.createDirectories(profile.getParent());
+        Files.writeString(
+            profile,
+            "apiVersion: memsidecar.dev/v1\nkind: Memory\nmetadata:\n  name: workspace\n"
+                + "spec:\n  provider: "
+                + provider
+                + "\n  profile: workspace\n");
+      }
       Path stderr = Files.createTempFile("memsidecar-bench", ".stderr.log");
       List<String> command = new ArrayList<>();
       if (launcher == null) {
@@ -474,6 +507,8 @@ public final class SidecarBench {
   private record Options(
       Path jar,
       Path launcher,
+      String provider,
+      int writers,
       int records,
       int searches,
       int starts,
@@ -482,12 +517,15 @@ public final class SidecarBench {
       long seed,
       boolean help) {
     static final String USAGE =
-        "usage: java -jar memsidecar-bench.jar [--jar PATH] [--launcher PATH] [--records N]"
+        "usage: java -jar memsidecar-bench.jar [--jar PATH] [--launcher PATH] [--provider NAME]"
+            + " [--writers N] [--records N]"
             + " [--searches N]"
             + " [--starts N] [--warmup N] [--threads N] [--seed N]\n"
             + "  --jar       sidecar jar (default sidecar/target/memsidecar.jar)\n"
             + "  --launcher  start the sidecar with this script (e.g. sidecar/bin/memsidecar)"
             + " instead of java -jar\n"
+            + "  --provider  provider of the workspace profile (default: langmem-sqlite)\n"
+            + "  --writers   client threads for the Remember phase (default 1)\n"
             + "  --records   Remember calls into one namespace (default 10000)\n"
             + "  --searches  Search calls (default 2000)\n"
             + "  --starts    cold starts on fresh workspaces (default 5)\n"
@@ -498,6 +536,8 @@ public final class SidecarBench {
     static Options parse(String[] args) {
       Path jar = Path.of("sidecar", "target", "memsidecar.jar");
       Path launcher = null;
+      String provider = null;
+      int writers = 1;
       int records = 10_000;
       int searches = 2_000;
       int starts = 5;
@@ -511,6 +551,8 @@ public final class SidecarBench {
           case "--help", "-h" -> help = true;
           case "--jar" -> jar = Path.of(value(args, ++i, arg));
           case "--launcher" -> launcher = Path.of(value(args, ++i, arg));
+          case "--provider" -> provider = value(args, ++i, arg);
+          case "--writers" -> writers = Math.max(1, count(value(args, ++i, arg), arg));
           case "--records" -> records = count(value(args, ++i, arg), arg);
           case "--searches" -> searches = count(value(args, ++i, arg), arg);
           case "--starts" -> starts = count(value(args, ++i, arg), arg);
@@ -520,7 +562,7 @@ public final class SidecarBench {
           default -> throw new IllegalArgumentException("unknown argument " + arg);
         }
       }
-      return new Options(jar, launcher, records, searches, starts, warmup, threads, seed, help);
+      return new Options(jar, launcher, provider, writers, records, searches, starts, warmup, threads, seed, help);
     }
 
     private static String value(String[] args, int i, String flag) {
