@@ -1,0 +1,163 @@
+package dev.memsidecar.provider.lucene;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.Capability;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryProvider;
+import dev.memsidecar.api.MemoryStore;
+import dev.memsidecar.api.ProviderContext;
+import java.lang.reflect.Field;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.util.VectorUtil;
+
+/**
+ * The {@code lucene-hnsw} provider: each profile's records in one Lucene index in {@code
+ * <dataDirectory>/index}, searched by BM25 and HNSW vectors together ({@link LuceneHnswStore} says
+ * what the stores promise).
+ *
+ * <p>Settings ({@code spec.settings}), all optional:
+ *
+ * <ul>
+ *   <li>{@code hnsw.m}: graph neighbours per node, 2..512, default {@value #DEFAULT_M};
+ *   <li>{@code hnsw.beam_width}: candidate queue while building the graph, 2..3200, default {@value
+ *       #DEFAULT_BEAM_WIDTH};
+ *   <li>{@code hnsw.ef_search}: how deep each ranked list of a search goes (for kNN also its
+ *       candidate queue), 1..10000, default {@value #DEFAULT_EF_SEARCH}; the depth used is {@code
+ *       max(2 topK, ef_search)};
+ *   <li>{@code commit.max_wait_ms}: how long a commit waits for writes already under way to join
+ *       it, 0..1000, default {@value #DEFAULT_COMMIT_MAX_WAIT_MS}; a lone writer never waits;
+ *   <li>{@code fusion}: {@code blend} (default) or {@code rrf}, see {@link Fusion}.
+ * </ul>
+ *
+ * Any other key fails {@link #open} with INVALID_ARGUMENT naming it. Stateless and thread-safe.
+ */
+public final class LuceneHnswProvider implements MemoryProvider {
+  public static final String NAME = "lucene-hnsw";
+  public static final String M = "hnsw.m";
+  public static final String BEAM_WIDTH = "hnsw.beam_width";
+  public static final String EF_SEARCH = "hnsw.ef_search";
+  public static final String COMMIT_MAX_WAIT_MS = "commit.max_wait_ms";
+  public static final String FUSION = "fusion";
+  public static final int DEFAULT_M = 16;
+  public static final int DEFAULT_BEAM_WIDTH = 100;
+  public static final int DEFAULT_EF_SEARCH = 100;
+  public static final int DEFAULT_COMMIT_MAX_WAIT_MS = 2;
+  public static final String DEFAULT_FUSION = "blend";
+
+  private static final Set<String> KNOWN =
+      Set.of(M, BEAM_WIDTH, EF_SEARCH, COMMIT_MAX_WAIT_MS, FUSION);
+
+  /** For {@link java.util.ServiceLoader}. */
+  public LuceneHnswProvider() {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return Set.of(Capability.RECORDS);
+  }
+
+  /**
+   * {@code vectorization}: see {@link #vectorizationInfo()}; {@code simd}: "on" when Lucene scores
+   * vectors with the Vector API (the launcher adds {@code --add-modules jdk.incubator.vector}).
+   */
+  @Override
+  public Map<String, String> details() {
+    String info = vectorizationInfo();
+    return Map.of("vectorization", info, "simd", info.startsWith("Panama") ? "on" : "off");
+  }
+
+  @Override
+  public MemoryStore open(ProviderContext context) {
+    requireNonNull(context, "context is null");
+    context.requireOnly(KNOWN);
+    LuceneHnswStore.Options options =
+        new LuceneHnswStore.Options(
+            intSetting(context, M, DEFAULT_M, 2, 512),
+            intSetting(context, BEAM_WIDTH, DEFAULT_BEAM_WIDTH, 2, 3200),
+            intSetting(context, EF_SEARCH, DEFAULT_EF_SEARCH, 1, LuceneHnswStore.MAX_DEPTH),
+            intSetting(context, COMMIT_MAX_WAIT_MS, DEFAULT_COMMIT_MAX_WAIT_MS, 0, 1000),
+            fusion(context));
+    return LuceneHnswStore.open(
+        context.profileId(), context.dataDirectory().resolve("index"), context.embedder(), options);
+  }
+
+  /**
+   * How Lucene computes vector similarities in this JVM, for status reports: the implementation
+   * class Lucene picked ({@code PanamaVectorUtilSupport} uses the incubating Vector API, {@code
+   * DefaultVectorUtilSupport} plain loops) and whether module {@code jdk.incubator.vector} is
+   * loaded (it is only with {@code --add-modules jdk.incubator.vector}). Never fails; reading the
+   * choice may initialise Lucene's vector support, which logs one notice through {@code
+   * java.util.logging}.
+   */
+  public static String vectorizationInfo() {
+    boolean module = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    String impl;
+    try {
+      // VectorizationProvider.getInstance() refuses callers outside Lucene; the choice it made
+      // is in VectorUtil's private IMPL field.
+      Field f = VectorUtil.class.getDeclaredField("IMPL");
+      f.setAccessible(true);
+      impl = f.get(null).getClass().getSimpleName();
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      impl = "unknown";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s (jdk.incubator.vector %s, Java %d)",
+        impl,
+        module ? "present" : "absent",
+        Runtime.version().feature());
+  }
+
+  private static Fusion fusion(ProviderContext context) {
+    String raw = context.setting(FUSION, DEFAULT_FUSION);
+    Fusion f = Fusion.fromSetting(raw);
+    if (f == null) {
+      throw MemoryException.invalidArgument(
+          settingField(FUSION),
+          "profile '"
+              + context.profileId()
+              + "': "
+              + FUSION
+              + " must be 'rrf' or 'blend': '"
+              + raw
+              + "'");
+    }
+    return f;
+  }
+
+  private static int intSetting(
+      ProviderContext context, String key, int fallback, int min, int max) {
+    String raw = context.setting(key, Integer.toString(fallback));
+    int value;
+    try {
+      value = Integer.parseInt(raw.trim());
+    } catch (NumberFormatException e) {
+      value = min - 1;
+    }
+    if (value < min || value > max) {
+      throw MemoryException.invalidArgument(
+          settingField(key),
+          String.format(
+              Locale.ROOT,
+              "profile '%s': %s must be an integer %d..%d: '%s'",
+              context.profileId(),
+              key,
+              min,
+              max,
+              raw));
+    }
+    return value;
+  }
+
+  private static String settingField(String key) {
+    return "spec.settings." + key;
+  }
+}

@@ -1,0 +1,160 @@
+package dev.memsidecar.provider.lucene;
+
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.MemoryStatus;
+import dev.memsidecar.api.Namespace;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Set;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * How a {@link MemoryRecord} maps to a Lucene document and back. One document per record:
+ *
+ * <ul>
+ *   <li>{@value #KEY}: namespace, NUL, id; the unique key that {@code updateDocument}, {@code get}
+ *       and {@code delete} use (namespaces and ids cannot hold NUL, so keys never collide);
+ *   <li>{@value #NAMESPACE}, {@value #STATUS}, {@value #KIND}, {@value #TAG} (one per tag): exact
+ *       terms for filters;
+ *   <li>{@value #ID}: exact term (keyset range) and sorted doc values (order, ties);
+ *   <li>{@value #TEXT}: content, summary, context and tags analysed by {@link MemoryTextAnalyzer}
+ *       for BM25; never stored, so context is ranked on but never returned as content;
+ *   <li>the vector field ({@link #vectorField}): the unit embedding of {@code content + "\n" +
+ *       context} with dot-product similarity, only for ACTIVE records with a non-zero embedding
+ *       (nothing else is ever searched by vector);
+ *   <li>{@value #CREATED}: point and doc values; {@value #UPDATED}: doc values; {@value #EXPIRE}:
+ *       point, only for records with an expire time; all epoch nanoseconds;
+ *   <li>{@value #RECORD}: the whole record in {@link RecordCodec} form, the only stored field.
+ * </ul>
+ *
+ * Times must lie in 1677-09-21..2262-04-11 (what epoch nanoseconds in a long can hold); others are
+ * rejected with INVALID_ARGUMENT. Stateless and thread-safe.
+ */
+final class RecordDocument {
+  static final String KEY = "key";
+  static final String NAMESPACE = "ns";
+  static final String ID = "id";
+  static final String STATUS = "status";
+  static final String KIND = "kind";
+  static final String TAG = "tag";
+  static final String TEXT = "text";
+  static final String CREATED = "created";
+  static final String UPDATED = "updated";
+  static final String EXPIRE = "expire";
+  static final String RECORD = "record";
+
+  private static final Set<String> RECORD_ONLY = Set.of(RECORD);
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
+  private RecordDocument() {}
+
+  /** The vector field for embeddings of {@code dimensions}: a new length gets a new field. */
+  static String vectorField(int dimensions) {
+    return "vector" + dimensions;
+  }
+
+  static Term key(Namespace namespace, String id) {
+    return new Term(KEY, namespace.value() + '\u0000' + id);
+  }
+
+  /**
+   * The document of {@code r}.
+   *
+   * @param vector its unit embedding, or null for none
+   */
+  static Document of(MemoryRecord r, float[] vector, String vectorField) {
+    long created = toNanos(r.createTime(), "create_time");
+    long updated = toNanos(r.updateTime(), "update_time");
+    Document doc = new Document();
+    doc.add(new StringField(KEY, key(r.namespace(), r.id()).bytes(), Field.Store.NO));
+    doc.add(new StringField(NAMESPACE, r.namespace().value(), Field.Store.NO));
+    doc.add(new StringField(ID, r.id(), Field.Store.NO));
+    doc.add(new SortedDocValuesField(ID, new BytesRef(r.id())));
+    doc.add(new StringField(STATUS, r.status().name(), Field.Store.NO));
+    doc.add(new StringField(KIND, r.kind().name(), Field.Store.NO));
+    for (String tag : r.tags()) {
+      doc.add(new StringField(TAG, tag, Field.Store.NO));
+    }
+    addText(doc, r.content());
+    addText(doc, r.summary());
+    addText(doc, r.context());
+    for (String tag : r.tags()) {
+      addText(doc, tag);
+    }
+    doc.add(new LongPoint(CREATED, created));
+    doc.add(new NumericDocValuesField(CREATED, created));
+    doc.add(new NumericDocValuesField(UPDATED, updated));
+    if (r.expireTime() != null) {
+      doc.add(new LongPoint(EXPIRE, toNanos(r.expireTime(), "expire_time")));
+    }
+    if (vector != null && r.status() == MemoryStatus.ACTIVE) {
+      doc.add(new KnnFloatVectorField(vectorField, vector, VectorSimilarityFunction.DOT_PRODUCT));
+    }
+    doc.add(new StoredField(RECORD, RecordCodec.encode(r)));
+    return doc;
+  }
+
+  /**
+   * The record of document {@code doc}.
+   *
+   * @throws MemoryException INTERNAL if it does not hold one this provider wrote
+   */
+  static MemoryRecord read(StoredFields fields, int doc) throws IOException {
+    BytesRef bytes = fields.document(doc, RECORD_ONLY).getBinaryValue(RECORD);
+    if (bytes == null) {
+      throw MemoryException.internal("lucene-hnsw: document " + doc + " holds no record", null);
+    }
+    try {
+      return RecordCodec.decode(bytes.bytes, bytes.offset, bytes.length);
+    } catch (RuntimeException e) {
+      throw MemoryException.internal("lucene-hnsw: corrupt record in document " + doc, e);
+    }
+  }
+
+  /** Fails with INVALID_ARGUMENT, naming the field, if a time of {@code r} cannot be indexed. */
+  static void checkTimes(MemoryRecord r) {
+    toNanos(r.createTime(), "create_time");
+    toNanos(r.updateTime(), "update_time");
+    if (r.expireTime() != null) {
+      toNanos(r.expireTime(), "expire_time");
+    }
+  }
+
+  /** Epoch nanoseconds of {@code t}; INVALID_ARGUMENT naming {@code field} when out of range. */
+  static long toNanos(Instant t, String field) {
+    try {
+      return Math.addExact(Math.multiplyExact(t.getEpochSecond(), NANOS_PER_SECOND), t.getNano());
+    } catch (ArithmeticException e) {
+      throw MemoryException.invalidArgument(
+          field, field + " " + t + " is outside the range this store keeps (years 1677..2262)");
+    }
+  }
+
+  /** Epoch nanoseconds of {@code t}, clamped to the range of a long. */
+  static long saturatedNanos(Instant t) {
+    try {
+      return Math.addExact(Math.multiplyExact(t.getEpochSecond(), NANOS_PER_SECOND), t.getNano());
+    } catch (ArithmeticException e) {
+      return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
+  private static void addText(Document doc, String text) {
+    if (!text.isEmpty()) {
+      doc.add(new TextField(TEXT, text, Field.Store.NO));
+    }
+  }
+}

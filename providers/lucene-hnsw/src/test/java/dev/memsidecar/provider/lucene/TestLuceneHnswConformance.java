@@ -1,0 +1,12 @@
+package dev.memsidecar.provider.lucene;
+
+import dev.memsidecar.api.MemoryProvider;
+import dev.memsidecar.conformance.MemoryStoreConformance;
+
+/** The shared conformance suite, run against a real index under a temporary directory. */
+class TestLuceneHnswConformance extends MemoryStoreConformance {
+  @Override
+  protected MemoryProvider provider() {
+    return new LuceneHnswProvider();
+  }
+}

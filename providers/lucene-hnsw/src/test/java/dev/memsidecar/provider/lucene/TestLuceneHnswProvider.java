@@ -1,0 +1,100 @@
+package dev.memsidecar.provider.lucene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memsidecar.api.Capability;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryProvider;
+import dev.memsidecar.api.MemoryStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TestLuceneHnswProvider {
+  @TempDir Path dir;
+
+  @Test
+  public void isFoundByServiceLoaderWithItsNameAndCapabilities() {
+    List<MemoryProvider> found =
+        ServiceLoader.load(MemoryProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .filter(p -> p.name().equals(LuceneHnswProvider.NAME))
+            .toList();
+    assertEquals(1, found.size());
+    assertEquals(Set.of(Capability.RECORDS), found.get(0).capabilities());
+  }
+
+  @Test
+  public void opensTheIndexInTheDataDirectory() {
+    try (MemoryStore store = Fixtures.open(dir)) {
+      assertTrue(Files.isDirectory(dir.resolve("index")), "index directory");
+      assertTrue(store.toString().contains("workspace"), store.toString());
+    }
+  }
+
+  @Test
+  public void acceptsEveryKnownSetting() {
+    Map<String, String> settings =
+        Map.of(
+            "hnsw.m", "8",
+            "hnsw.beam_width", "50",
+            "hnsw.ef_search", "40",
+            "commit.max_wait_ms", "0",
+            "fusion", "RRF");
+    Fixtures.open(dir, settings).close();
+  }
+
+  @Test
+  public void rejectsAnUnknownSettingNamingIt() {
+    MemoryException e =
+        assertThrows(MemoryException.class, () -> Fixtures.open(dir, Map.of("hnsw.ef", "10")));
+    assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
+    assertEquals("spec.settings.hnsw.ef", e.field());
+    assertTrue(
+        e.getMessage().contains("hnsw.ef_search"), "lists known settings: " + e.getMessage());
+  }
+
+  @Test
+  public void rejectsBadValuesNamingTheSettingAndValue() {
+    Map<String, String> bad =
+        Map.of(
+            "hnsw.m", "1",
+            "hnsw.beam_width", "lots",
+            "hnsw.ef_search", "0",
+            "commit.max_wait_ms", "-1",
+            "fusion", "average");
+    for (Map.Entry<String, String> e : bad.entrySet()) {
+      MemoryException ex =
+          assertThrows(
+              MemoryException.class,
+              () -> Fixtures.open(dir, Map.of(e.getKey(), e.getValue())),
+              e.toString());
+      assertEquals(MemoryException.Code.INVALID_ARGUMENT, ex.code(), e.toString());
+      assertEquals("spec.settings." + e.getKey(), ex.field(), e.toString());
+      assertTrue(ex.getMessage().contains("'" + e.getValue() + "'"), ex.getMessage());
+    }
+  }
+
+  @Test
+  public void aSecondStoreOnTheSameDirectoryIsUnavailable() {
+    try (MemoryStore first = Fixtures.open(dir)) {
+      MemoryException e = assertThrows(MemoryException.class, () -> Fixtures.open(dir));
+      assertEquals(MemoryException.Code.UNAVAILABLE, e.code());
+      assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
+    }
+  }
+
+  @Test
+  public void reportsHowVectorsAreComputed() {
+    String info = LuceneHnswProvider.vectorizationInfo();
+    assertTrue(info.contains("VectorUtilSupport"), info);
+    assertTrue(info.contains("jdk.incubator.vector"), info);
+  }
+}
