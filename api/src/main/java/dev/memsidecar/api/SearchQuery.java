@@ -43,7 +43,8 @@ public record SearchQuery(
    * The query's unit vector for {@code embedder}: {@link #vector()} normalised, or {@link #text()}
    * embedded when no vector was given.
    *
-   * @throws MemoryException INVALID_ARGUMENT if the given vector's length is not the embedder's
+   * @throws MemoryException INVALID_ARGUMENT if the given vector's length is not the embedder's,
+   *     or it holds a NaN or infinity
    */
   public float[] unitVector(Embedder embedder) {
     if (vector == null) {
@@ -61,6 +62,9 @@ public record SearchQuery(
     }
     double norm = 0;
     for (float x : vector) {
+      if (!Float.isFinite(x)) {
+        throw MemoryException.invalidArgument("vector", "query vector holds " + x);
+      }
       norm += x * x;
     }
     if (norm == 0 || Math.abs(norm - 1.0) < 1e-6) {

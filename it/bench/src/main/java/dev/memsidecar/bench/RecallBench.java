@@ -63,7 +63,7 @@ import java.util.stream.Stream;
  * java -cp it/bench/target/memsidecar-bench.jar dev.memsidecar.bench.RecallBench
  *     [--records 100000] [--threads 4] [--queries 500] [--dims 256] [--clusters 100]
  *     [--spread 1.0] [--ef 100[,200...]] [--m 16] [--beam-width 100] [--seed 42]
- *     [--locomo /work/shared/bench/locomo-dev.json | --locomo none] [--dir DIR [--reuse]]
+ *     [--locomo ../shared/bench/locomo-dev.json | --locomo none] [--dir DIR [--reuse]]
  * </pre>
  */
 public final class RecallBench {
@@ -705,7 +705,7 @@ public final class RecallBench {
         "usage: RecallBench [--records 100000] [--threads 4] [--queries 500] [--dims 256]"
             + " [--clusters 100] [--spread 1.0] [--ef 100[,200...]] [--m 16]"
             + " [--beam-width 100] [--seed 42]"
-            + " [--locomo /work/shared/bench/locomo-dev.json|none] [--dir DIR [--reuse]]";
+            + " [--locomo ../shared/bench/locomo-dev.json|none] [--dir DIR [--reuse]]";
 
     int records = 100_000;
     int threads = 4;
@@ -717,7 +717,7 @@ public final class RecallBench {
     int m = LuceneHnswProvider.DEFAULT_M;
     int beamWidth = LuceneHnswProvider.DEFAULT_BEAM_WIDTH;
     long seed = 42;
-    Path locomo = Path.of("/work/shared/bench/locomo-dev.json");
+    Path locomo = Path.of("..", "shared", "bench", "locomo-dev.json");
     Path dir;
     boolean reuse;
 

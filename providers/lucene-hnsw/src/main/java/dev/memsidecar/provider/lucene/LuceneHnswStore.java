@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.Ids;
+import dev.memsidecar.api.ListCursor;
 import dev.memsidecar.api.ListQuery;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
@@ -316,7 +317,7 @@ final class LuceneHnswStore implements MemoryStore {
       committer.join();
       boolean awaiting = false;
       try {
-        float[] vector = record.status() == MemoryStatus.ACTIVE ? embed(indexedText(record)) : null;
+        float[] vector = record.status() == MemoryStatus.ACTIVE ? embed(record.indexedText()) : null;
         Document doc = RecordDocument.of(record, vector, vectorField);
         Term key = RecordDocument.key(namespace, record.id());
         ReentrantLock stripe = stripe(key);
@@ -358,7 +359,7 @@ final class LuceneHnswStore implements MemoryStore {
             "namespace", "record '" + r.id() + "' belongs to namespace '" + r.namespace() + "'");
       }
       RecordDocument.checkTimes(r);
-      float[] vector = r.status() == MemoryStatus.ACTIVE ? embed(indexedText(r)) : null;
+      float[] vector = r.status() == MemoryStatus.ACTIVE ? embed(r.indexedText()) : null;
       docs.add(RecordDocument.of(r, vector, vectorField));
     }
     enter();
@@ -432,11 +433,7 @@ final class LuceneHnswStore implements MemoryStore {
         if (hits.length <= query.pageSize()) {
           return new Page(records, null);
         }
-        MemoryRecord last = records.get(n - 1);
-        String next =
-            new ListCursor(RecordDocument.toNanos(last.createTime(), "create_time"), last.id())
-                .encode();
-        return new Page(records, next);
+        return new Page(records, ListCursor.after(records.get(n - 1)).encode());
       } finally {
         searchers.release(s);
       }
@@ -732,14 +729,15 @@ final class LuceneHnswStore implements MemoryStore {
 
   /** Records strictly after {@code c} in (create time DESC, id DESC) order. */
   private static Query after(ListCursor c) {
+    long created = RecordDocument.toNanos(c.createTime(), "page_token");
     BooleanQuery.Builder b = new BooleanQuery.Builder();
-    if (c.createdNanos() > Long.MIN_VALUE) {
+    if (created > Long.MIN_VALUE) {
       b.add(
-          LongPoint.newRangeQuery(RecordDocument.CREATED, Long.MIN_VALUE, c.createdNanos() - 1),
+          LongPoint.newRangeQuery(RecordDocument.CREATED, Long.MIN_VALUE, created - 1),
           Occur.SHOULD);
     }
     BooleanQuery.Builder sameTime = new BooleanQuery.Builder();
-    sameTime.add(LongPoint.newExactQuery(RecordDocument.CREATED, c.createdNanos()), Occur.FILTER);
+    sameTime.add(LongPoint.newExactQuery(RecordDocument.CREATED, created), Occur.FILTER);
     sameTime.add(
         TermRangeQuery.newStringRange(RecordDocument.ID, null, c.id(), false, false), Occur.FILTER);
     b.add(sameTime.build(), Occur.SHOULD);
@@ -748,11 +746,6 @@ final class LuceneHnswStore implements MemoryStore {
   }
 
   // ---- embeddings ----
-
-  /** The text a record is embedded from. */
-  static String indexedText(MemoryRecord r) {
-    return r.content() + "\n" + r.context();
-  }
 
   /** The unit embedding of {@code text}, or null when it is all zeros. */
   private float[] embed(String text) {
@@ -772,26 +765,7 @@ final class LuceneHnswStore implements MemoryStore {
 
   /** The query's vector (given or embedded from its text) as a unit vector, or null if zero. */
   private float[] queryVector(SearchQuery query) {
-    float[] given = query.vector();
-    if (given == null) {
-      return embed(query.text());
-    }
-    if (given.length != embedder.dimensions()) {
-      throw MemoryException.invalidArgument(
-          "vector",
-          "query vector has "
-              + given.length
-              + " dimensions; embedder '"
-              + embedder.name()
-              + "' of this store makes "
-              + embedder.dimensions());
-    }
-    for (float x : given) {
-      if (!Float.isFinite(x)) {
-        throw MemoryException.invalidArgument("vector", "query vector holds " + x);
-      }
-    }
-    return unitOrNull(given);
+    return unitOrNull(query.unitVector(embedder));
   }
 
   private static float[] unitOrNull(float[] v) {
@@ -843,7 +817,7 @@ final class LuceneHnswStore implements MemoryStore {
           MemoryRecord r = RecordDocument.read(fields, doc);
           float[] v = null;
           if (r.status() == MemoryStatus.ACTIVE) {
-            v = unitOrNull(embedder.embed(indexedText(r)));
+            v = unitOrNull(embedder.embed(r.indexedText()));
           }
           writer.updateDocument(
               RecordDocument.key(r.namespace(), r.id()), RecordDocument.of(r, v, field));

@@ -348,7 +348,7 @@ class TestLuceneHnswStore {
         store.search(ALICE, new SearchQuery("", q, 10, Set.of(), List.of(), 0f, T0));
     assertEquals(List.of("a", "b"), ids(hits));
     for (ScoredRecord h : hits) {
-      float cos = Embedder.cosine(q, embedder.embed(LuceneHnswStore.indexedText(h.record())));
+      float cos = Embedder.cosine(q, embedder.embed(h.record().indexedText()));
       assertEquals(Math.max(0f, cos), h.score(), 1e-4f, h.record().id());
     }
   }
