@@ -72,6 +72,20 @@ public record MemoryRecord(
     return status == MemoryStatus.ACTIVE && (expireTime == null || expireTime.isAfter(now));
   }
 
+  /**
+   * Checks that this record lives in {@code namespace}, as {@link MemoryStore#put} requires.
+   *
+   * @throws MemoryException INVALID_ARGUMENT naming both namespaces otherwise
+   */
+  public void requireIn(Namespace namespace) {
+    if (!this.namespace.equals(namespace)) {
+      throw MemoryException.invalidArgument(
+          "namespace",
+          "record '" + id + "' belongs to namespace '" + this.namespace + "', not '" + namespace
+              + "'");
+    }
+  }
+
   /** The text stores embed and index for it: content, then context. */
   public String indexedText() {
     return content + "\n" + context;

@@ -174,17 +174,7 @@ final class DeepAgentsFilesStore implements MemoryStore {
   public void put(Namespace namespace, MemoryRecord record) {
     requireNonNull(namespace, "namespace is null");
     requireNonNull(record, "record is null");
-    if (!record.namespace().equals(namespace)) {
-      throw MemoryException.invalidArgument(
-          "namespace",
-          "record '"
-              + record.id()
-              + "' belongs to namespace '"
-              + record.namespace()
-              + "', not '"
-              + namespace
-              + "'");
-    }
+    record.requireIn(namespace);
     int bad = unpairedSurrogate(record.content());
     if (bad >= 0) {
       throw MemoryException.invalidArgument(

@@ -299,17 +299,7 @@ final class LuceneHnswStore implements MemoryStore {
   public void put(Namespace namespace, MemoryRecord record) {
     requireNonNull(namespace, "namespace is null");
     requireNonNull(record, "record is null");
-    if (!record.namespace().equals(namespace)) {
-      throw MemoryException.invalidArgument(
-          "namespace",
-          "record '"
-              + record.id()
-              + "' belongs to namespace '"
-              + record.namespace()
-              + "', not '"
-              + namespace
-              + "'");
-    }
+    record.requireIn(namespace);
     RecordDocument.checkTimes(record);
     enter();
     try {
