@@ -112,7 +112,7 @@ public final class RecallBench {
       locomo(root.resolve("locomo"), options.locomo);
     }
     if (options.dir == null) {
-      deleteTree(root);
+      Figures.deleteTree(root);
     }
   }
 
@@ -158,7 +158,7 @@ public final class RecallBench {
                             Locale.ROOT,
                             "  %d records, %.0f/s%n",
                             n,
-                            n / seconds(System.nanoTime() - started));
+                            n / Figures.seconds(System.nanoTime() - started));
                       }
                     }
                     return null;
@@ -170,7 +170,7 @@ public final class RecallBench {
       } finally {
         writers.shutdown();
       }
-      ingestSeconds = seconds(System.nanoTime() - started);
+      ingestSeconds = Figures.seconds(System.nanoTime() - started);
       store.close();
     }
 
@@ -242,8 +242,8 @@ public final class RecallBench {
             ef,
             queries.length,
             recallSum / queries.length,
-            percentile(latencies, 0.50) / 1e6,
-            percentile(latencies, 0.99) / 1e6);
+            Figures.millis(Figures.percentile(latencies, 50)),
+            Figures.millis(Figures.percentile(latencies, 99)));
       }
     }
     System.out.println();
@@ -517,15 +517,6 @@ public final class RecallBench {
     return provider.open(new ProviderContext("bench", dir, settings, embedder));
   }
 
-  private static double seconds(long nanos) {
-    return nanos / 1e9;
-  }
-
-  private static long percentile(long[] sorted, double p) {
-    int i = (int) Math.ceil(p * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
-  }
-
   private static long treeSize(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       return files
@@ -539,21 +530,6 @@ public final class RecallBench {
                 }
               })
           .sum();
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      files
-          .sorted(Comparator.reverseOrder())
-          .forEach(
-              p -> {
-                try {
-                  Files.deleteIfExists(p);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
     }
   }
 

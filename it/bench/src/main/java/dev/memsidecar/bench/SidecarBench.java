@@ -115,14 +115,14 @@ public final class SidecarBench {
       Path ws = Files.createTempDirectory("memsidecar-bench-start");
       try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws, options.provider)) {
         starts[i] = sidecar.startNanos;
-        System.out.printf(Locale.ROOT, "cold start %d: %.1f ms%n", i + 1, millis(starts[i]));
+        System.out.printf(Locale.ROOT, "cold start %d: %.1f ms%n", i + 1, Figures.millis(starts[i]));
         sidecar.terminate();
       } finally {
-        deleteTree(ws);
+        Figures.deleteTree(ws);
       }
     }
     if (options.starts > 0) {
-      System.out.printf(Locale.ROOT, "cold start median: %.1f ms%n", millis(median(starts)));
+      System.out.printf(Locale.ROOT, "cold start median: %.1f ms%n", Figures.millis(Figures.median(starts)));
       rows.add(Row.of("cold start (spawn -> listening)", starts, null));
     }
 
@@ -178,7 +178,7 @@ public final class SidecarBench {
           Row.of(
               "Remember, " + writers + " client thread" + (writers == 1 ? "" : "s"),
               rememberNanos,
-              options.records / seconds(rememberWall)));
+              options.records / Figures.seconds(rememberWall)));
       System.out.println("Remember outcomes: " + outcomes);
 
       if (options.records > 0) {
@@ -202,7 +202,7 @@ public final class SidecarBench {
         }
         long searchWall = System.nanoTime() - s0;
         rows.add(Row.of("Search top 8, 1 client thread", searchNanos,
-            queries.size() / seconds(searchWall)));
+            queries.size() / Figures.seconds(searchWall)));
         double recall = queries.isEmpty() ? 0 : 100.0 * found / queries.size();
 
         long[][] perThread = new long[options.threads][];
@@ -230,7 +230,7 @@ public final class SidecarBench {
           long concurrentWall = System.nanoTime() - c0;
           long[] all = Stream.of(perThread).flatMapToLong(Arrays::stream).toArray();
           rows.add(Row.of("Search top 8, " + options.threads + " client threads", all,
-              all.length / seconds(concurrentWall)));
+              all.length / Figures.seconds(concurrentWall)));
         } finally {
           pool.shutdownNow();
         }
@@ -241,7 +241,7 @@ public final class SidecarBench {
       int exit = sidecar.terminate();
       System.out.println("sidecar exit code after SIGTERM: " + exit);
     } finally {
-      deleteTree(ws);
+      Figures.deleteTree(ws);
     }
 
     System.out.println();
@@ -321,30 +321,6 @@ public final class SidecarBench {
     return new ArrayList<>(words);
   }
 
-  static double millis(long nanos) {
-    return nanos / 1e6;
-  }
-
-  static double seconds(long nanos) {
-    return nanos / 1e9;
-  }
-
-  static long median(long[] values) {
-    long[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  }
-
-  /** Nearest-rank percentile of sorted values. */
-  static long percentile(long[] sorted, double p) {
-    if (sorted.length == 0) {
-      return 0;
-    }
-    int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
-  }
-
   private record Row(String name, long[] sorted, Double throughput) {
     static Row of(String name, long[] nanos, Double throughput) {
       long[] sorted = nanos.clone();
@@ -358,10 +334,10 @@ public final class SidecarBench {
           "| %s | %d | %.2f | %.2f | %.2f | %.2f | %s |",
           name,
           sorted.length,
-          millis(percentile(sorted, 50)),
-          millis(percentile(sorted, 90)),
-          millis(percentile(sorted, 99)),
-          millis(sorted.length == 0 ? 0 : sorted[sorted.length - 1]),
+          Figures.millis(Figures.percentile(sorted, 50)),
+          Figures.millis(Figures.percentile(sorted, 90)),
+          Figures.millis(Figures.percentile(sorted, 99)),
+          Figures.millis(sorted.length == 0 ? 0 : sorted[sorted.length - 1]),
           throughput == null ? "-" : String.format(Locale.ROOT, "%.0f", throughput));
     }
   }
@@ -483,23 +459,6 @@ public final class SidecarBench {
       } catch (IOException e) {
         return "(unreadable: " + e + ")";
       }
-    }
-  }
-
-  private static void deleteTree(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException | UncheckedIOException e) {
-      System.err.println("could not delete " + root + ": " + e);
     }
   }
 

@@ -1,0 +1,56 @@
+package dev.memsidecar.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/** What both benches need: unit conversions, median and percentiles, temp-folder cleanup. */
+final class Figures {
+  private Figures() {}
+
+  static double millis(long nanos) {
+    return nanos / 1e6;
+  }
+
+  static double seconds(long nanos) {
+    return nanos / 1e9;
+  }
+
+  static long median(long[] values) {
+    long[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  /** Nearest-rank percentile of sorted values. */
+  static long percentile(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  /** Deletes a folder tree; a failure is reported, not thrown (it is only a temp folder). */
+  static void deleteTree(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (IOException | UncheckedIOException e) {
+      System.err.println("could not delete " + root + ": " + e);
+    }
+  }
+}
