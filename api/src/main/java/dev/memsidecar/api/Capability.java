@@ -1,9 +1,14 @@
 package dev.memsidecar.api;
 
-/** What a provider's stores can do. A capability not declared fails with UNIMPLEMENTED. */
+/**
+ * What a provider's stores can do ({@link MemoryProvider#capabilities()}). Every method of a
+ * capability the provider does not declare fails with UNIMPLEMENTED, and the engine routes around
+ * it: a profile without RECORDS contributes nothing to a search over all profiles, a profile
+ * without FILES gets its memory file from the engine's files provider.
+ */
 public enum Capability {
-  /** put/get/list/search/delete of records: every record provider. */
+  /** {@link MemoryStore#put}, get, list, search and delete of records. */
   RECORDS,
-  /** Whole markdown files under {@code /memories/} with etags (deepagents-files). */
+  /** {@link MemoryStore#readFile} and writeFile: whole markdown files with etags. */
   FILES
 }

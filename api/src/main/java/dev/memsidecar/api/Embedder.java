@@ -2,15 +2,18 @@ package dev.memsidecar.api;
 
 /**
  * Turns text into a fixed-length vector whose cosine similarity says how alike two texts are.
- * Found with {@link java.util.ServiceLoader} by {@link #name()}. Implementations are thread-safe
- * and deterministic: the same text always gives the same vector.
+ * Found with {@link java.util.ServiceLoader} by {@link #name()} (lower case, {@link
+ * MemoryProvider#NAME}; two embedders with one name fail start-up). Implementations are
+ * thread-safe and deterministic: the same text always gives the same vector.
  */
 public interface Embedder {
+  /** The longest vector an embedder may return. */
+  int MAX_DIMENSIONS = 4096;
 
-  /** The name configuration selects it by, e.g. "hash". */
+  /** The name configuration selects it by ({@code memory.embedder}), e.g. "hash". */
   String name();
 
-  /** Length of every vector this embedder returns. */
+  /** Length of every vector this embedder returns, 1..{@value #MAX_DIMENSIONS}. */
   int dimensions();
 
   /**
@@ -30,5 +33,30 @@ public interface Embedder {
       dot += a[i] * b[i];
     }
     return dot;
+  }
+
+  /**
+   * {@code v} scaled to unit L2 norm: {@code v} itself when it already is (or is all zeros), else a
+   * new array. The one normalisation every embedder, store and query shares.
+   *
+   * @throws IllegalArgumentException if {@code v} holds a NaN or an infinity
+   */
+  static float[] unit(float[] v) {
+    double norm = 0;
+    for (float x : v) {
+      if (!Float.isFinite(x)) {
+        throw new IllegalArgumentException("vector holds " + x);
+      }
+      norm += (double) x * x;
+    }
+    if (norm == 0 || Math.abs(norm - 1.0) < 1e-6) {
+      return v;
+    }
+    float[] unit = new float[v.length];
+    double inv = 1.0 / Math.sqrt(norm);
+    for (int i = 0; i < v.length; i++) {
+      unit[i] = (float) (v[i] * inv);
+    }
+    return unit;
   }
 }

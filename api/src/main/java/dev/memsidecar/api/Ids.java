@@ -10,10 +10,13 @@ public final class Ids {
    */
   public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
+  /** The longest id. */
+  public static final int MAX_LENGTH = 64;
+
   private Ids() {}
 
   public static boolean isValid(String id) {
-    return id != null && ID.matcher(id).matches() && !id.equals(".") && !id.equals("..");
+    return id != null && id.length() <= MAX_LENGTH && ID.matcher(id).matches() && !id.equals(".") && !id.equals("..");
   }
 
   /**
@@ -25,10 +28,23 @@ public final class Ids {
       throw MemoryException.invalidArgument(field, field + " is required");
     }
     if (!isValid(id)) {
-      String shown = id.length() > 80 ? id.substring(0, 80) + "..." : id;
       throw MemoryException.invalidArgument(
-          field, field + " '" + shown + "' must match " + ID.pattern() + " and not be . or ..");
+          field, field + " " + quote(id) + " must match " + ID.pattern() + " and not be . or ..");
     }
     return id;
+  }
+
+  /**
+   * {@code text} in single quotes for a message or a log line, cut to 80 characters (with its
+   * length said) so a huge client value can never flood either.
+   */
+  public static String quote(String text) {
+    if (text == null) {
+      return "null";
+    }
+    if (text.length() <= 80) {
+      return "'" + text + "'";
+    }
+    return "'" + text.substring(0, 80) + "...' (" + text.length() + " characters)";
   }
 }

@@ -21,6 +21,8 @@ public final class MemoryException extends RuntimeException {
     ABORTED,
     UNIMPLEMENTED,
     UNAVAILABLE,
+    /** The caller went away or its deadline passed; the work was abandoned. */
+    CANCELLED,
     INTERNAL
   }
 
@@ -70,9 +72,15 @@ public final class MemoryException extends RuntimeException {
     return new MemoryException(Code.ABORTED, message);
   }
 
-  /** A capability the provider does not declare. */
+  /** Something this build or this provider does not do. */
   public static MemoryException unsupported(String message) {
     return new MemoryException(Code.UNIMPLEMENTED, message);
+  }
+
+  /** A method of {@code capability} called on a store whose provider does not declare it. */
+  public static MemoryException unsupported(MemoryStore store, Capability capability) {
+    return unsupported(
+        store.getClass().getName() + " does not declare the " + capability + " capability");
   }
 
   public static MemoryException unavailable(String message, Throwable cause) {

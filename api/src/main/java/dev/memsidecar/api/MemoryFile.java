@@ -2,11 +2,7 @@ package dev.memsidecar.api;
 
 import static java.util.Objects.requireNonNull;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
 
 /**
  * A whole memory file (the markdown an agent reads and edits as {@code /memories/<profile>.md}).
@@ -18,6 +14,9 @@ import java.util.HexFormat;
  * @param updateTime when it was last written, or {@code null} when it does not exist
  */
 public record MemoryFile(String content, String etag, Instant updateTime) {
+  /** The largest memory file the engine writes, UTF-8 bytes. */
+  public static final int MAX_BYTES = 256 * 1024;
+
   public MemoryFile {
     requireNonNull(content, "content is null");
     requireNonNull(etag, "etag is null");
@@ -34,12 +33,6 @@ public record MemoryFile(String content, String etag, Instant updateTime) {
 
   /** A strong validator: the first 16 hex digits of the content's SHA-256 (UTF-8). */
   public static String etagOf(String content) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(content.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError("SHA-256 is always present", e);
-    }
+    return Digests.sha256Hex(content, 16);
   }
 }

@@ -49,6 +49,21 @@ public record MemoryRecord(
     Validity validity,
     Instant expireTime) {
 
+  /** The largest content the engine stores, UTF-8 bytes. */
+  public static final int MAX_CONTENT_BYTES = 32 * 1024;
+  /** The largest context the engine stores, UTF-8 bytes. */
+  public static final int MAX_CONTEXT_BYTES = 64 * 1024;
+  /** The most tags a record carries. */
+  public static final int MAX_TAGS = 32;
+  /** The longest tag. */
+  public static final int MAX_TAG_CHARS = 64;
+  /** The most metadata entries a record carries. */
+  public static final int MAX_METADATA_ENTRIES = 32;
+  /** The longest metadata key. */
+  public static final int MAX_METADATA_KEY_CHARS = 64;
+  /** The longest metadata value. */
+  public static final int MAX_METADATA_VALUE_CHARS = 1024;
+
   public MemoryRecord {
     Ids.require("id", id);
     requireNonNull(namespace, "namespace is null");
@@ -70,20 +85,6 @@ public record MemoryRecord(
   /** Whether search should still find it at {@code now}: active and not expired. */
   public boolean isRecallable(Instant now) {
     return status == MemoryStatus.ACTIVE && (expireTime == null || expireTime.isAfter(now));
-  }
-
-  /**
-   * Checks that this record lives in {@code namespace}, as {@link MemoryStore#put} requires.
-   *
-   * @throws MemoryException INVALID_ARGUMENT naming both namespaces otherwise
-   */
-  public void requireIn(Namespace namespace) {
-    if (!this.namespace.equals(namespace)) {
-      throw MemoryException.invalidArgument(
-          "namespace",
-          "record '" + id + "' belongs to namespace '" + this.namespace + "', not '" + namespace
-              + "'");
-    }
   }
 
   /** The text stores embed and index for it: content, then context. */

@@ -4,58 +4,93 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The records of one memory profile, opened by a {@link MemoryProvider}.
+ * The memories of one profile, opened by a {@link MemoryProvider}. A store has up to two
+ * capabilities, declared by its provider ({@link MemoryProvider#capabilities()}):
  *
- * <p>Every method takes the {@link Namespace} the call is for, and a store never reads, lists,
- * returns or changes a record of another namespace: the same id may exist in two namespaces as two
- * unrelated records. Implementations are thread-safe: the engine calls them from many threads at
- * once. Failures are {@link MemoryException}s: INVALID_ARGUMENT for input the store cannot take,
- * UNAVAILABLE when its storage fails.
+ * <ul>
+ *   <li>{@link Capability#RECORDS}: {@link #put}, {@link #get}, {@link #list}, {@link #search},
+ *       {@link #delete};
+ *   <li>{@link Capability#FILES}: {@link #readFile}, {@link #writeFile}.
+ * </ul>
+ *
+ * Every method of a capability the provider does not declare fails with UNIMPLEMENTED (the
+ * defaults here do exactly that), so a provider implements only what it declares.
+ *
+ * <h2>Namespaces</h2>
+ *
+ * Every call is for one {@link Namespace}, and a store never reads, lists, returns or changes a
+ * record or file of another namespace: the same id may exist in two namespaces as two unrelated
+ * records. Namespaces come from the engine, never from a client string.
+ *
+ * <h2>Limits</h2>
+ *
+ * The engine checks client input before a store sees it, so a store may rely on: ids matching
+ * {@link Ids#ID} (at most {@value Ids#MAX_LENGTH} characters); namespaces of at most {@value
+ * Namespace#MAX_LENGTH} characters; content of at most {@value MemoryRecord#MAX_CONTENT_BYTES}
+ * UTF-8 bytes and context of at most {@value MemoryRecord#MAX_CONTEXT_BYTES}; at most {@value
+ * MemoryRecord#MAX_TAGS} tags; query vectors of the store's embedder's length (at most {@value
+ * Embedder#MAX_DIMENSIONS}); memory files of at most {@value MemoryFile#MAX_BYTES} bytes. A store
+ * may refuse more with INVALID_ARGUMENT.
+ *
+ * <h2>Threads and failures</h2>
+ *
+ * Implementations are thread-safe: the engine calls them from many threads at once. Failures are
+ * {@link MemoryException}s: INVALID_ARGUMENT for input the store cannot take, UNAVAILABLE when its
+ * storage fails, UNIMPLEMENTED for an undeclared capability. Messages may reach clients: never put
+ * a secret (see {@link MemoryProvider#sensitiveSettings()}) in one.
  */
 public interface MemoryStore extends AutoCloseable {
 
   /**
-   * Inserts {@code record}, or replaces the record with its id in {@code namespace}. When this
-   * returns, the write survives a crash of the process ({@code kill -9}).
-   *
-   * @throws MemoryException INVALID_ARGUMENT if {@code record.namespace()} is not {@code namespace}
+   * Inserts {@code record} into {@code record.namespace()}, or replaces the record with its id
+   * there. When this returns, the write survives a crash of the process ({@code kill -9}).
    */
-  void put(Namespace namespace, MemoryRecord record);
+  default void put(MemoryRecord record) {
+    throw MemoryException.unsupported(this, Capability.RECORDS);
+  }
 
   /** The record with {@code id} in {@code namespace}, whatever its status. */
-  Optional<MemoryRecord> get(Namespace namespace, String id);
+  default Optional<MemoryRecord> get(Namespace namespace, String id) {
+    throw MemoryException.unsupported(this, Capability.RECORDS);
+  }
 
   /** One page of the namespace's records, newest first; see {@link ListQuery}. */
-  Page list(Namespace namespace, ListQuery query);
-
-  /**
-   * The records of {@code namespace} that best match {@code query}, best first, at most {@code
-   * query.topK()}, each passing {@link SearchQuery#admits}. A record holding the query's words
-   * should outrank one that does not.
-   */
-  List<ScoredRecord> search(Namespace namespace, SearchQuery query);
-
-  /** Removes the record for good. Returns whether it existed. */
-  boolean delete(Namespace namespace, String id);
-
-  /**
-   * The namespace's memory file ({@link Capability#FILES}). A store without that capability
-   * answers UNIMPLEMENTED.
-   */
-  default MemoryFile readFile(Namespace namespace) {
-    throw MemoryException.unsupported(getClass().getName() + " has no memory files");
+  default Page list(Namespace namespace, ListQuery query) {
+    throw MemoryException.unsupported(this, Capability.RECORDS);
   }
 
   /**
-   * Replaces the namespace's memory file ({@link Capability#FILES}) atomically: readers see the old
-   * or the new content, never a mix, and the new content survives a crash once this returns.
+   * The records of {@code namespace} that best match {@code query}, at most {@code query.topK()},
+   * in {@link ScoredRecord#BEST_FIRST} order, each passing {@link SearchQuery#admits} and scoring
+   * at least {@link SearchQuery#minScore()}. Scores are on the scale {@link ScoredRecord} states. A
+   * record holding the query's words should outrank one that does not.
+   */
+  default List<ScoredRecord> search(Namespace namespace, SearchQuery query) {
+    throw MemoryException.unsupported(this, Capability.RECORDS);
+  }
+
+  /** Removes the record for good. Returns whether it existed. Durable when it returns. */
+  default boolean delete(Namespace namespace, String id) {
+    throw MemoryException.unsupported(this, Capability.RECORDS);
+  }
+
+  /**
+   * The namespace's memory file. A file never written reads as {@link MemoryFile#absent()}.
+   */
+  default MemoryFile readFile(Namespace namespace) {
+    throw MemoryException.unsupported(this, Capability.FILES);
+  }
+
+  /**
+   * Replaces the namespace's memory file atomically: readers see the old or the new content, never
+   * a mix, and the new content survives a crash once this returns.
    *
    * @param expectedEtag null or empty to write unconditionally; otherwise the etag the caller read,
    *     and the write fails with ABORTED if the file has changed since
    * @return the file as written
    */
   default MemoryFile writeFile(Namespace namespace, String content, String expectedEtag) {
-    throw MemoryException.unsupported(getClass().getName() + " has no memory files");
+    throw MemoryException.unsupported(this, Capability.FILES);
   }
 
   /** Releases files and connections. Calls after close fail. Idempotent. */

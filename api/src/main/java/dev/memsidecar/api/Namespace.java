@@ -10,12 +10,15 @@ import java.util.regex.Pattern;
  * @param value 1..300 characters of {@code [A-Za-z0-9._:/-]}
  */
 public record Namespace(String value) {
+  /** The longest namespace. */
+  public static final int MAX_LENGTH = 300;
+
   private static final Pattern VALID = Pattern.compile("[A-Za-z0-9._:/-]{1,300}");
 
   public Namespace {
     if (value == null || !VALID.matcher(value).matches()) {
       throw MemoryException.invalidArgument(
-          "namespace", "namespace '" + value + "' must match " + VALID.pattern());
+          "namespace", "namespace " + Ids.quote(value) + " must match " + VALID.pattern());
     }
   }
 

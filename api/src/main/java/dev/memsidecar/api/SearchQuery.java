@@ -60,22 +60,11 @@ public record SearchQuery(
               + "' makes "
               + embedder.dimensions());
     }
-    double norm = 0;
-    for (float x : vector) {
-      if (!Float.isFinite(x)) {
-        throw MemoryException.invalidArgument("vector", "query vector holds " + x);
-      }
-      norm += x * x;
+    try {
+      return Embedder.unit(vector);
+    } catch (IllegalArgumentException e) {
+      throw MemoryException.invalidArgument("vector", "query " + e.getMessage());
     }
-    if (norm == 0 || Math.abs(norm - 1.0) < 1e-6) {
-      return vector;
-    }
-    float[] unit = new float[vector.length];
-    float inv = (float) (1.0 / Math.sqrt(norm));
-    for (int i = 0; i < vector.length; i++) {
-      unit[i] = vector[i] * inv;
-    }
-    return unit;
   }
 
   /** Whether {@code record} passes this query's filters (status, expiry, kinds, tags). */

@@ -120,7 +120,7 @@ public final class MemoryEngine implements AutoCloseable {
       return decision(WriteDecision.Outcome.REJECTED, profile, candidate, verdict);
     }
     if (in.requestId().isEmpty()) {
-      profile.store().put(ns, candidate);
+      profile.store().put(candidate);
       return decision(WriteDecision.Outcome.STORED, profile, candidate, verdict);
     }
     synchronized (requestLocks[Math.floorMod(id.hashCode(), requestLocks.length)]) {
@@ -134,7 +134,7 @@ public final class MemoryEngine implements AutoCloseable {
             verdict.scores(),
             "already stored by request_id '" + in.requestId() + "'");
       }
-      profile.store().put(ns, candidate);
+      profile.store().put(candidate);
       return decision(WriteDecision.Outcome.STORED, profile, candidate, verdict);
     }
   }
@@ -232,7 +232,7 @@ public final class MemoryEngine implements AutoCloseable {
     if (record.status() != MemoryStatus.FORGOTTEN) {
       profile
           .store()
-          .put(ns, record.toBuilder().status(MemoryStatus.FORGOTTEN).updateTime(clock.instant()).build());
+          .put(record.toBuilder().status(MemoryStatus.FORGOTTEN).updateTime(clock.instant()).build());
     }
     return true;
   }

@@ -8,7 +8,7 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Validity;
-import dev.memsidecar.api.embed.HashEmbedder;
+import dev.memsidecar.toolkit.HashEmbedder;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.ScopeKind;

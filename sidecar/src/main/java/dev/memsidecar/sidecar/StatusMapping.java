@@ -70,6 +70,7 @@ final class StatusMapping implements ServerInterceptor {
       case ABORTED -> Status.ABORTED;
       case UNIMPLEMENTED -> Status.UNIMPLEMENTED;
       case UNAVAILABLE -> Status.UNAVAILABLE;
+      case CANCELLED -> Status.CANCELLED;
       case INTERNAL -> Status.INTERNAL;
     };
   }

@@ -8,7 +8,7 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
-import dev.memsidecar.api.embed.HashEmbedder;
+import dev.memsidecar.toolkit.HashEmbedder;
 import dev.memsidecar.provider.lucene.LuceneHnswProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -151,7 +151,7 @@ public final class RecallBench {
               writers.submit(
                   () -> {
                     for (int i = first; i < vectors.length; i += options.threads) {
-                      store.put(BENCH, benchRecord(i));
+                      store.put(benchRecord(i));
                       int n = done.incrementAndGet();
                       if (n % 10_000 == 0) {
                         System.err.printf(
@@ -426,7 +426,7 @@ public final class RecallBench {
       try {
         List<Future<?>> futures = new ArrayList<>();
         for (MemoryRecord r : turns) {
-          futures.add(writers.submit(() -> store.put(r.namespace(), r)));
+          futures.add(writers.submit(() -> store.put(r)));
         }
         for (Future<?> f : futures) {
           f.get();

@@ -48,7 +48,7 @@ public final class CrashChild {
         provider.open(new ProviderContext("conformance", Path.of(args[2]), settings, embedder));
     if (provider.capabilities().contains(Capability.RECORDS)) {
       for (MemoryRecord r : records()) {
-        store.put(RECORDS, r);
+        store.put(r);
       }
     }
     if (provider.capabilities().contains(Capability.FILES)) {

@@ -29,7 +29,7 @@ import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.api.Validity;
-import dev.memsidecar.api.embed.HashEmbedder;
+import dev.memsidecar.toolkit.HashEmbedder;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -310,7 +310,7 @@ public abstract class MemoryStoreConformance {
             .metadata(Map.of("version", "2"))
             .updateTime(t.plusSeconds(60))
             .build();
-    store.put(ns, second);
+    store.put(second);
 
     assertEquals(Optional.of(second), store.get(ns, first.id()), "get after replace");
     List<MemoryRecord> listed = listAll(ns, 10, true);
@@ -361,7 +361,7 @@ public abstract class MemoryStoreConformance {
     assertNull(page.nextCursor(), "list of an empty namespace has no next page");
     assertEquals(List.of(), search(ns, query(gen.word(), 10, gen.instant())), "search");
 
-    store.put(ns, gen.fullRecord(ns, gen.id()));
+    store.put(gen.fullRecord(ns, gen.id()));
     assertEquals(Optional.empty(), store.get(ns, id), "get of an absent id");
     assertFalse(store.delete(ns, id), "delete of an absent id");
   }
@@ -372,7 +372,7 @@ public abstract class MemoryStoreConformance {
     Namespace owner = gen.namespace();
     Namespace other = gen.namespace();
     MemoryRecord r = gen.fullRecord(owner, gen.id());
-    assertCode(Code.INVALID_ARGUMENT, () -> store.put(other, r), "put under another namespace");
+    assertCode(Code.INVALID_ARGUMENT, () -> store.put(r), "put under another namespace");
     assertEquals(Optional.empty(), store.get(other, r.id()), "nothing written to the argument");
     assertEquals(Optional.empty(), store.get(owner, r.id()), "nothing written to the record's");
   }
@@ -440,7 +440,7 @@ public abstract class MemoryStoreConformance {
     assertEquals(expected.subList(0, 7), first.records(), "first page");
     assertNotNull(first.nextCursor(), "more pages follow");
     for (int i = 0; i < 3; i++) {
-      store.put(ns, gen.record(ns, gen.plainId(), gen.word(), base.plusSeconds(3600 + i)).build());
+      store.put(gen.record(ns, gen.plainId(), gen.word(), base.plusSeconds(3600 + i)).build());
     }
     List<MemoryRecord> rest = new ArrayList<>(first.records());
     rest.addAll(listFrom(ns, 7, false, first.nextCursor()));
@@ -451,7 +451,7 @@ public abstract class MemoryStoreConformance {
   public void listRejectsAGarbageCursor() {
     requireRecords();
     Namespace ns = gen.namespace();
-    store.put(ns, gen.fullRecord(ns, gen.id()));
+    store.put(gen.fullRecord(ns, gen.id()));
     for (String cursor : List.of("!!not a cursor!!", "%%%/../\u0000")) {
       assertCode(
           Code.INVALID_ARGUMENT,
@@ -482,8 +482,8 @@ public abstract class MemoryStoreConformance {
               .build();
       byNs.computeIfAbsent(a, k -> new ArrayList<>()).add(ra);
       byNs.computeIfAbsent(b, k -> new ArrayList<>()).add(rb);
-      store.put(a, ra);
-      store.put(b, rb);
+      store.put(ra);
+      store.put(rb);
     }
     for (int i = 0; i < shared.size(); i++) {
       assertEquals(Optional.of(byNs.get(a).get(i)), store.get(a, shared.get(i)), "get in a");
@@ -794,7 +794,7 @@ public abstract class MemoryStoreConformance {
         sortedIds(search(ns, query(word, 100, now))),
         "recallable at query.now()");
 
-    store.put(ns, forgottenLater.toBuilder().status(MemoryStatus.FORGOTTEN).build());
+    store.put(forgottenLater.toBuilder().status(MemoryStatus.FORGOTTEN).build());
     assertEquals(
         sorted(lasting.id(), expiresLater.id()),
         sortedIds(search(ns, query(word, 100, now))),
@@ -857,7 +857,7 @@ public abstract class MemoryStoreConformance {
       records.add(target);
       putAll(records);
       deleted = gen.fullRecord(ns, gen.id());
-      store.put(ns, deleted);
+      store.put(deleted);
       assertTrue(store.delete(ns, deleted.id()), "delete before close");
     }
     String fileA = "# Notes\n\n- 用户喜欢简洁的回答\n- " + gen.word() + "\n";
@@ -913,7 +913,7 @@ public abstract class MemoryStoreConformance {
           () -> {
             start.await();
             for (MemoryRecord r : mine) {
-              store.put(ns, r);
+              store.put(r);
               assertEquals(Optional.of(r), store.get(ns, r.id()), "read of own write " + r.id());
             }
             return null;
@@ -1003,7 +1003,7 @@ public abstract class MemoryStoreConformance {
         provider.capabilities().contains(Capability.RECORDS), provider.name() + " has RECORDS");
     Namespace ns = gen.namespace();
     MemoryRecord r = gen.fullRecord(ns, gen.id());
-    assertCode(Code.UNIMPLEMENTED, () -> store.put(ns, r), "put");
+    assertCode(Code.UNIMPLEMENTED, () -> store.put(r), "put");
     assertCode(Code.UNIMPLEMENTED, () -> store.get(ns, r.id()), "get");
     assertCode(Code.UNIMPLEMENTED, () -> store.list(ns, new ListQuery(10, null, true)), "list");
     assertCode(Code.UNIMPLEMENTED, () -> store.search(ns, query("x", 10, Instant.EPOCH)), "search");
@@ -1112,12 +1112,12 @@ public abstract class MemoryStoreConformance {
     MemoryRecord r = gen.fullRecord(ns, gen.id());
     Set<Capability> caps = provider.capabilities();
     if (caps.contains(Capability.RECORDS)) {
-      store.put(ns, r);
+      store.put(r);
     }
     store.close();
     store.close();
     if (caps.contains(Capability.RECORDS)) {
-      assertThrows(MemoryException.class, () -> store.put(ns, r), "put after close");
+      assertThrows(MemoryException.class, () -> store.put(r), "put after close");
       assertThrows(MemoryException.class, () -> store.get(ns, r.id()), "get after close");
       assertThrows(
           MemoryException.class,
@@ -1161,7 +1161,7 @@ public abstract class MemoryStoreConformance {
 
   private void putAll(Collection<MemoryRecord> records) {
     for (MemoryRecord r : records) {
-      store.put(r.namespace(), r);
+      store.put(r);
     }
   }
 

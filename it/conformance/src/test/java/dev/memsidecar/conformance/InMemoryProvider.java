@@ -16,7 +16,7 @@ import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
-import dev.memsidecar.api.text.Terms;
+import dev.memsidecar.toolkit.Terms;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -87,7 +87,8 @@ final class InMemoryProvider implements MemoryProvider {
     }
 
     @Override
-    public void put(Namespace namespace, MemoryRecord record) {
+    public void put(MemoryRecord record) {
+    Namespace namespace = record.namespace();
       check(Capability.RECORDS);
       if (!record.namespace().equals(namespace)) {
         throw MemoryException.invalidArgument("namespace", "record of another namespace");

@@ -171,10 +171,9 @@ final class DeepAgentsFilesStore implements MemoryStore {
   }
 
   @Override
-  public void put(Namespace namespace, MemoryRecord record) {
-    requireNonNull(namespace, "namespace is null");
+  public void put(MemoryRecord record) {
     requireNonNull(record, "record is null");
-    record.requireIn(namespace);
+    Namespace namespace = record.namespace();
     int bad = unpairedSurrogate(record.content());
     if (bad >= 0) {
       throw MemoryException.invalidArgument(

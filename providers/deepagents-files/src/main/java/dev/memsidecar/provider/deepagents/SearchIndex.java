@@ -5,7 +5,7 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
-import dev.memsidecar.api.text.Terms;
+import dev.memsidecar.toolkit.Terms;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;

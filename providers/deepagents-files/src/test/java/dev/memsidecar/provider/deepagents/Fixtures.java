@@ -4,7 +4,7 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ProviderContext;
-import dev.memsidecar.api.embed.HashEmbedder;
+import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;

@@ -40,7 +40,7 @@ class TestDeepAgentsFilesConformance extends MemoryStoreConformance {
               .build());
     }
     for (MemoryRecord r : records) {
-      store().put(ns, r);
+      store().put(r);
     }
     store().delete(ns, "r7");
     records.remove(7);

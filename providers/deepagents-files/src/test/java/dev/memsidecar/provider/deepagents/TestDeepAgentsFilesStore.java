@@ -77,13 +77,11 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void recordsAreEntriesOfAHumanReadableMarkdownFile() throws IOException {
-    store.put(
-        NS,
-        record(NS, "r1", "The release gate is `npm run check:rules`.").toBuilder()
+    store.put(record(NS, "r1", "The release gate is `npm run check:rules`.").toBuilder()
             .kind(MemoryKind.PROCEDURAL)
             .tags(List.of("ci"))
             .build());
-    store.put(NS, record(NS, "r2", "Alice prefers dark roast coffee.", T0.plusSeconds(1)));
+    store.put(record(NS, "r2", "Alice prefers dark roast coffee.", T0.plusSeconds(1)));
 
     String expected =
         """
@@ -111,9 +109,9 @@ class TestDeepAgentsFilesStore {
   @Test
   void putReplacesAnEntryInPlaceAndDeleteRemovesIt() throws IOException {
     for (String id : List.of("a", "b", "c")) {
-      store.put(NS, record(NS, id, "content of " + id));
+      store.put(record(NS, id, "content of " + id));
     }
-    store.put(NS, record(NS, "b", "new content of b"));
+    store.put(record(NS, "b", "new content of b"));
     String text = fileText();
     int a = text.indexOf("\"id\":\"a\"");
     int b = text.indexOf("\"id\":\"b\"");
@@ -137,9 +135,9 @@ class TestDeepAgentsFilesStore {
   void preambleIsKeptByteForByteByRecordWrites() throws IOException {
     String preamble = "# Notes the agent wrote\r\n\n- keep `this`  \n<!-- a plain comment -->\n\n";
     store.writeFile(NS, preamble, null);
-    store.put(NS, record(NS, "r1", "first"));
-    store.put(NS, record(NS, "r2", "second"));
-    store.put(NS, record(NS, "r1", "first, edited"));
+    store.put(record(NS, "r1", "first"));
+    store.put(record(NS, "r2", "second"));
+    store.put(record(NS, "r1", "first, edited"));
     assertTrue(fileText().startsWith(preamble), fileText());
     store.delete(NS, "r1");
     store.delete(NS, "r2");
@@ -150,7 +148,7 @@ class TestDeepAgentsFilesStore {
   @Test
   void preambleWithoutFinalLineBreakGetsOneSoTheMarkerStartsALine() throws IOException {
     store.writeFile(NS, "notes", null);
-    store.put(NS, record(NS, "r1", "x"));
+    store.put(record(NS, "r1", "x"));
     assertTrue(fileText().startsWith("notes\n<!-- memsidecar:record {"), fileText());
     assertEquals("x", store.get(NS, "r1").orElseThrow().content());
   }
@@ -202,7 +200,7 @@ class TestDeepAgentsFilesStore {
             .updateTime(Instant.MAX)
             .build());
     for (MemoryRecord r : records) {
-      store.put(NS, r);
+      store.put(r);
     }
     for (MemoryRecord r : records) {
       assertEquals(Optional.of(r), store.get(NS, r.id()), "get of " + r.id());
@@ -253,7 +251,7 @@ class TestDeepAgentsFilesStore {
           record(NS, id, content.toString(), T0.plusMillis(random.nextInt(1000))).toBuilder()
               .context(content.toString())
               .build();
-      store.put(NS, r);
+      store.put(r);
       model.put(id, r);
     }
     for (MemoryRecord r : model.values()) {
@@ -271,7 +269,7 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void markerLookalikeLinesInContentAreEscapedWithABackslash() throws IOException {
-    store.put(NS, record(NS, "r1", "quoted:\n<!-- memsidecar:record {\"id\":\"x\"} -->"));
+    store.put(record(NS, "r1", "quoted:\n<!-- memsidecar:record {\"id\":\"x\"} -->"));
     assertTrue(
         fileText().contains("quoted:\n\\<!-- memsidecar:record {\"id\":\"x\"} -->\n"), fileText());
   }
@@ -279,7 +277,7 @@ class TestDeepAgentsFilesStore {
   @Test
   void unpairedSurrogateInContentIsRejected() {
     assertCode(
-        Code.INVALID_ARGUMENT, () -> store.put(NS, record(NS, "r1", "bad \uD800 surrogate")));
+        Code.INVALID_ARGUMENT, () -> store.put(record(NS, "r1", "bad \uD800 surrogate")));
     assertEquals(Optional.empty(), store.get(NS, "r1"));
   }
 
@@ -287,8 +285,8 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void aPersonEditingTheFileOnDiskIsSeenByTheNextCall() throws IOException {
-    store.put(NS, record(NS, "r1", "Alice prefers dark roast coffee."));
-    store.put(NS, record(NS, "r2", "The build uses Maven."));
+    store.put(record(NS, "r1", "Alice prefers dark roast coffee."));
+    store.put(record(NS, "r2", "The build uses Maven."));
     assertEquals("Alice prefers dark roast coffee.", store.get(NS, "r1").orElseThrow().content());
 
     // Same length, written in place within the same second: only the content tells.
@@ -318,7 +316,7 @@ class TestDeepAgentsFilesStore {
             .toList());
 
     // The store's next write keeps the person's entry as they wrote it.
-    store.put(NS, record(NS, "r3", "another"));
+    store.put(record(NS, "r3", "another"));
     assertTrue(
         fileText()
             .contains(
@@ -329,7 +327,7 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void aFileDeletedOrReplacedOnDiskIsSeenByTheNextCall() throws IOException {
-    store.put(NS, record(NS, "r1", "one"));
+    store.put(record(NS, "r1", "one"));
     assertTrue(store.get(NS, "r1").isPresent());
     Files.delete(file());
     assertEquals(Optional.empty(), store.get(NS, "r1"));
@@ -348,14 +346,14 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void aFileMadeMalformedOnDiskFailsRecordCallsNamingTheLineUntilFixed() throws IOException {
-    store.put(NS, record(NS, "r1", "one"));
+    store.put(record(NS, "r1", "one"));
     String good = fileText();
     Files.writeString(file(), good + "\n<!-- memsidecar:record {\"id\": broken -->\ntext\n", UTF_8);
     int badLine = (int) good.chars().filter(c -> c == '\n').count() + 2;
 
     MemoryException e = assertCode(Code.FAILED_PRECONDITION, () -> store.get(NS, "r1"));
     assertTrue(e.getMessage().contains("line " + badLine), e.getMessage());
-    assertCode(Code.FAILED_PRECONDITION, () -> store.put(NS, record(NS, "r2", "two")));
+    assertCode(Code.FAILED_PRECONDITION, () -> store.put(record(NS, "r2", "two")));
     assertCode(Code.FAILED_PRECONDITION, () -> store.delete(NS, "r1"));
     assertCode(Code.FAILED_PRECONDITION, () -> store.list(NS, new ListQuery(10, null, true)));
 
@@ -367,8 +365,8 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void writeFileMakesTheRecordsWhateverEntriesTheNewMarkdownHolds() {
-    store.put(NS, record(NS, "r1", "Alice prefers dark roast coffee."));
-    store.put(NS, record(NS, "r2", "Bob prefers tea."));
+    store.put(record(NS, "r1", "Alice prefers dark roast coffee."));
+    store.put(record(NS, "r2", "Bob prefers tea."));
     MemoryFile before = store.readFile(NS);
 
     // An agent edits r1's text and drops r2.
@@ -405,7 +403,7 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void writeFileWithABadMarkerIsRefusedNamingTheLine() throws IOException {
-    store.put(NS, record(NS, "r1", "kept"));
+    store.put(record(NS, "r1", "kept"));
     String before = fileText();
     Map<String, String> bad =
         Map.of(
@@ -449,12 +447,12 @@ class TestDeepAgentsFilesStore {
     assertTrue(e.getMessage().contains(Integer.toString(big.length())), e.getMessage());
     assertFalse(Files.exists(file()));
 
-    store.put(NS, record(NS, "r1", "small"));
+    store.put(record(NS, "r1", "small"));
     String before = fileText();
     MemoryException p =
         assertCode(
             Code.RESOURCE_EXHAUSTED,
-            () -> store.put(NS, record(NS, "r2", "y".repeat(DeepAgentsFilesStore.MAX_FILE_BYTES))));
+            () -> store.put(record(NS, "r2", "y".repeat(DeepAgentsFilesStore.MAX_FILE_BYTES))));
     assertTrue(p.getMessage().contains("bytes"), p.getMessage());
     assertEquals(before, fileText());
     assertEquals(Optional.empty(), store.get(NS, "r2"));
@@ -484,7 +482,7 @@ class TestDeepAgentsFilesStore {
             Namespace.of("a:b.MD"));
     Set<Path> files = new HashSet<>();
     for (Namespace ns : odd) {
-      store.put(ns, record(ns, "r", "in " + ns.value()));
+      store.put(record(ns, "r", "in " + ns.value()));
       Path f = ((DeepAgentsFilesStore) store).fileOf(ns);
       assertTrue(f.startsWith(dir.toAbsolutePath().normalize()), ns + " -> " + f);
       assertTrue(files.add(f), ns + " shares " + f);
@@ -508,10 +506,10 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void namespaceComponentsBecomeDirectories() {
-    store.put(NS, record(NS, "r", "x"));
+    store.put(record(NS, "r", "x"));
     assertTrue(Files.isRegularFile(file()));
     Namespace slashy = Namespace.of("acme:user:Bob:p/x");
-    store.put(slashy, record(slashy, "r", "x"));
+    store.put(record(slashy, "r", "x"));
     assertTrue(
         Files.isRegularFile(dir.resolve("acme/user/%42ob/p%2Fx/workspace.md")),
         ((DeepAgentsFilesStore) store).fileOf(slashy).toString());
@@ -536,7 +534,7 @@ class TestDeepAgentsFilesStore {
                   for (int i = 0; i < perThread; i++) {
                     String id = "t" + thread + "-" + i;
                     MemoryRecord r = record(NS, id, "thread " + thread + " item " + i);
-                    store.put(NS, r);
+                    store.put(r);
                     assertEquals(Optional.of(r), store.get(NS, id));
                   }
                   return null;
@@ -572,7 +570,7 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void strayTemporaryFilesAreRemovedOnOpen() throws IOException {
-    store.put(NS, record(NS, "r1", "x"));
+    store.put(record(NS, "r1", "x"));
     store.close();
     Path stray = file().resolveSibling(".workspace.md.tmp-0123456789abcdef");
     Files.writeString(stray, "half a file");
@@ -602,7 +600,7 @@ class TestDeepAgentsFilesStore {
   @Test
   void listPagesNewestFirst() {
     for (int i = 0; i < 25; i++) {
-      store.put(NS, record(NS, String.format("r%02d", i), "x", T0.plusSeconds(i % 5)));
+      store.put(record(NS, String.format("r%02d", i), "x", T0.plusSeconds(i % 5)));
     }
     List<String> seen = new ArrayList<>();
     String cursor = null;
@@ -624,9 +622,9 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void searchRanksTheRecordHoldingTheQueryWordsFirst() {
-    store.put(NS, record(NS, "gate", "The release gate is npm run check:rules."));
-    store.put(NS, record(NS, "coffee", "Alice prefers dark roast coffee."));
-    store.put(NS, record(NS, "release", "Releases happen on Fridays."));
+    store.put(record(NS, "gate", "The release gate is npm run check:rules."));
+    store.put(record(NS, "coffee", "Alice prefers dark roast coffee."));
+    store.put(record(NS, "release", "Releases happen on Fridays."));
     List<ScoredRecord> hits = store.search(NS, query("what is the release gate"));
     assertEquals("gate", hits.get(0).record().id());
     assertNotEquals(0f, hits.get(0).score());

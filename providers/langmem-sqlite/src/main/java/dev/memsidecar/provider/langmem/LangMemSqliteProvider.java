@@ -63,7 +63,7 @@ public final class LangMemSqliteProvider implements MemoryProvider {
   public MemoryStore open(ProviderContext context) {
     requireNonNull(context, "context is null");
     context.requireOnly(KNOWN);
-    String url = context.setting(URL, defaultUrl(context.dataDirectory()));
+    String url = context.stringSetting(URL, defaultUrl(context.dataDirectory()));
     if (!url.startsWith("jdbc:")) {
       throw MemoryException.invalidArgument(
           settingField(URL),
@@ -90,7 +90,7 @@ public final class LangMemSqliteProvider implements MemoryProvider {
   }
 
   private static int poolSize(ProviderContext context) {
-    String raw = context.setting(POOL_SIZE, Integer.toString(DEFAULT_POOL_SIZE));
+    String raw = context.stringSetting(POOL_SIZE, Integer.toString(DEFAULT_POOL_SIZE));
     int size;
     try {
       size = Integer.parseInt(raw.trim());

@@ -14,6 +14,7 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.toolkit.HybridIndex;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -41,10 +42,10 @@ import java.util.regex.Pattern;
  * context}. When it returns the transaction is committed, and on H2 written to the file ({@link
  * H2Dialect} explains {@code WRITE_DELAY=0}), so it survives {@code kill -9} of this process.
  *
- * <p><b>Search.</b> Each searched namespace gets a {@link NamespaceIndex} in memory, built from the
+ * <p><b>Search.</b> Each searched namespace gets a {@link HybridIndex} in memory, built from the
  * database on its first search and then kept current by this store's own writes; at most {@value
  * #INDEXED_NAMESPACES} namespaces stay indexed, least recently used dropped first. {@link
- * NamespaceIndex} documents the ranking. Writes made to the same tables by another store or process
+ * HybridIndex} documents the ranking. Writes made to the same tables by another store or process
  * are not seen by an index built before them, so one database belongs to one open store (H2 files
  * are locked to one process anyway).
  *
@@ -175,10 +176,9 @@ final class LangMemSqliteStore implements MemoryStore {
   }
 
   @Override
-  public void put(Namespace namespace, MemoryRecord record) {
-    requireNonNull(namespace, "namespace is null");
+  public void put(MemoryRecord record) {
     requireNonNull(record, "record is null");
-    record.requireIn(namespace);
+    Namespace namespace = record.namespace();
     RecordRows.checkTimes(record);
     ensureOpen();
     float[] vector =
@@ -187,7 +187,7 @@ final class LangMemSqliteStore implements MemoryStore {
     stripe.lock();
     try {
       pool.call(c -> writeRecord(c, record, vector));
-      NamespaceIndex index = indexes.get(namespace);
+      HybridIndex index = indexes.get(namespace);
       if (index != null) {
         if (vector != null) {
           index.put(record, vector);
@@ -342,7 +342,7 @@ final class LangMemSqliteStore implements MemoryStore {
                   c.setAutoCommit(true);
                 }
               });
-      NamespaceIndex index = indexes.get(namespace);
+      HybridIndex index = indexes.get(namespace);
       if (index != null) {
         index.remove(id);
       }
@@ -417,8 +417,8 @@ final class LangMemSqliteStore implements MemoryStore {
   }
 
   /** The namespace's index, built from the database if it is not in memory. */
-  private NamespaceIndex indexFor(Namespace namespace) {
-    NamespaceIndex index = indexes.get(namespace);
+  private HybridIndex indexFor(Namespace namespace) {
+    HybridIndex index = indexes.get(namespace);
     if (index != null) {
       return index;
     }
@@ -438,9 +438,9 @@ final class LangMemSqliteStore implements MemoryStore {
     }
   }
 
-  private NamespaceIndex loadIndex(Namespace namespace) throws SQLException {
+  private HybridIndex loadIndex(Namespace namespace) throws SQLException {
     long started = System.nanoTime();
-    NamespaceIndex index = new NamespaceIndex(embedder.dimensions());
+    HybridIndex index = new HybridIndex(embedder.dimensions());
     int width = RecordRows.COLUMNS.size();
     int reembedded =
         pool.call(

@@ -1,16 +1,17 @@
 package dev.memsidecar.provider.langmem;
 
 import dev.memsidecar.api.Namespace;
+import dev.memsidecar.toolkit.HybridIndex;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The {@link NamespaceIndex}es in memory, at most {@code capacity}, the least recently searched or
+ * The {@link HybridIndex}es in memory, at most {@code capacity}, the least recently searched or
  * written dropped first (a dropped index is rebuilt from the database on its next search).
  * Thread-safe: every method is synchronized and short.
  */
 final class NamespaceIndexCache {
-  private final LinkedHashMap<Namespace, NamespaceIndex> map;
+  private final LinkedHashMap<Namespace, HybridIndex> map;
 
   NamespaceIndexCache(int capacity) {
     if (capacity < 1) {
@@ -21,17 +22,17 @@ final class NamespaceIndexCache {
           private static final long serialVersionUID = 1L;
 
           @Override
-          protected boolean removeEldestEntry(Map.Entry<Namespace, NamespaceIndex> eldest) {
+          protected boolean removeEldestEntry(Map.Entry<Namespace, HybridIndex> eldest) {
             return size() > capacity;
           }
         };
   }
 
-  synchronized NamespaceIndex get(Namespace namespace) {
+  synchronized HybridIndex get(Namespace namespace) {
     return map.get(namespace);
   }
 
-  synchronized void put(Namespace namespace, NamespaceIndex index) {
+  synchronized void put(Namespace namespace, HybridIndex index) {
     map.put(namespace, index);
   }
 

@@ -18,7 +18,7 @@ public final class PutThenWaitMain {
     Namespace ns = Namespace.of(TestCrashDurability.NAMESPACE);
     MemoryStore store = Fixtures.open(dir);
     for (int i = 0; i < count; i++) {
-      store.put(ns, Fixtures.record(ns, "r" + i, "crash record " + i, Fixtures.T0.plusMillis(i)));
+      store.put(Fixtures.record(ns, "r" + i, "crash record " + i, Fixtures.T0.plusMillis(i)));
     }
     System.out.println(TestCrashDurability.WRITTEN);
     System.out.flush();

@@ -41,7 +41,7 @@ class TestLangMemSqliteProvider {
   void defaultDatabaseIsAnH2FileInTheDataDirectory() {
     try (MemoryStore store = Fixtures.open(dir)) {
       Namespace ns = Namespace.of("a:b");
-      store.put(ns, Fixtures.record(ns, "r", "x"));
+      store.put(Fixtures.record(ns, "r", "x"));
     }
     assertTrue(dir.resolve("langmem.mv.db").toFile().isFile());
   }
@@ -65,7 +65,7 @@ class TestLangMemSqliteProvider {
     }
     try (MemoryStore store = Fixtures.open(dir, Map.of("pool.size", "1"))) {
       Namespace ns = Namespace.of("a:b");
-      store.put(ns, Fixtures.record(ns, "r", "one connection is enough"));
+      store.put(Fixtures.record(ns, "r", "one connection is enough"));
       assertEquals(
           1,
           store

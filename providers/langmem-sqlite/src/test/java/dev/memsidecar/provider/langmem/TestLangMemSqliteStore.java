@@ -19,7 +19,7 @@ import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.api.Validity;
-import dev.memsidecar.api.embed.HashEmbedder;
+import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -84,25 +84,25 @@ class TestLangMemSqliteStore {
   @Test
   void putThenGetReturnsAnEqualRecord() {
     MemoryRecord r = full(ALICE, "rec-1");
-    store.put(ALICE, r);
+    store.put(r);
     assertEquals(r, store.get(ALICE, "rec-1").orElseThrow());
 
     MemoryRecord minimal = record(ALICE, "rec-2", "", Instant.EPOCH.minusNanos(1));
-    store.put(ALICE, minimal);
+    store.put(minimal);
     assertEquals(minimal, store.get(ALICE, "rec-2").orElseThrow());
     assertTrue(store.get(ALICE, "missing").isEmpty());
   }
 
   @Test
   void putReplacesTheRecordWithTheSameId() {
-    store.put(ALICE, record(ALICE, "r", "first version about kafka"));
+    store.put(record(ALICE, "r", "first version about kafka"));
     assertEquals(1, store.search(ALICE, query("kafka")).size());
 
     MemoryRecord second =
         record(ALICE, "r", "second version about postgres").toBuilder()
             .updateTime(T0.plusSeconds(5))
             .build();
-    store.put(ALICE, second);
+    store.put(second);
 
     assertEquals(second, store.get(ALICE, "r").orElseThrow());
     assertEquals(List.of(second), store.list(ALICE, new ListQuery(10, null, true)).records());
@@ -112,7 +112,7 @@ class TestLangMemSqliteStore {
 
   @Test
   void deleteRemovesTheRecordAndSaysWhetherItExisted() {
-    store.put(ALICE, record(ALICE, "r", "delete me please"));
+    store.put(record(ALICE, "r", "delete me please"));
     assertEquals(1, store.search(ALICE, query("delete")).size());
 
     assertTrue(store.delete(ALICE, "r"));
@@ -125,7 +125,7 @@ class TestLangMemSqliteStore {
   @Test
   void putRejectsARecordOfAnotherNamespace() {
     MemoryException e =
-        assertThrows(MemoryException.class, () -> store.put(BOB, record(ALICE, "r", "x")));
+        assertThrows(MemoryException.class, () -> store.put(record(ALICE, "r", "x")));
     assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
     assertEquals("namespace", e.field());
     assertTrue(store.get(ALICE, "r").isEmpty());
@@ -136,9 +136,9 @@ class TestLangMemSqliteStore {
   void sameIdInTwoNamespacesIsTwoUnrelatedRecords() {
     MemoryRecord a = record(ALICE, "shared", "alice prefers dark roast coffee");
     MemoryRecord b = record(BOB, "shared", "bob prefers green tea");
-    store.put(ALICE, a);
-    store.put(BOB, b);
-    store.put(BOB, record(BOB, "bob-only", "bob likes coffee too"));
+    store.put(a);
+    store.put(b);
+    store.put(record(BOB, "bob-only", "bob likes coffee too"));
 
     assertEquals(a, store.get(ALICE, "shared").orElseThrow());
     assertEquals(b, store.get(BOB, "shared").orElseThrow());
@@ -163,9 +163,9 @@ class TestLangMemSqliteStore {
       MemoryRecord r =
           record(ALICE, String.format("r%03d", i), "record " + i, T0.plusMillis(i / 3));
       all.add(r);
-      store.put(ALICE, r);
+      store.put(r);
     }
-    store.put(BOB, record(BOB, "r999", "bob's"));
+    store.put(record(BOB, "r999", "bob's"));
     all.sort(
         (x, y) -> {
           int c = y.createTime().compareTo(x.createTime());
@@ -192,15 +192,11 @@ class TestLangMemSqliteStore {
 
   @Test
   void listShowsInactiveRecordsOnlyWhenAsked() {
-    store.put(ALICE, record(ALICE, "a", "active one", T0));
-    store.put(
-        ALICE,
-        record(ALICE, "f", "forgotten one", T0.plusSeconds(1)).toBuilder()
+    store.put(record(ALICE, "a", "active one", T0));
+    store.put(record(ALICE, "f", "forgotten one", T0.plusSeconds(1)).toBuilder()
             .status(MemoryStatus.FORGOTTEN)
             .build());
-    store.put(
-        ALICE,
-        record(ALICE, "s", "superseded one", T0.plusSeconds(2)).toBuilder()
+    store.put(record(ALICE, "s", "superseded one", T0.plusSeconds(2)).toBuilder()
             .status(MemoryStatus.SUPERSEDED)
             .build());
 
@@ -242,14 +238,12 @@ class TestLangMemSqliteStore {
       "Prefer gradle wrapper over system gradle"
     };
     for (int i = 0; i < 50; i++) {
-      store.put(
-          ALICE,
-          record(
+      store.put(record(
               ALICE, "d" + i, topics[i % topics.length] + " (note " + i + ")", T0.plusSeconds(i)));
     }
     MemoryRecord target =
         record(ALICE, "target", "Rotate the grafana api token every ninety days", T0);
-    store.put(ALICE, target);
+    store.put(target);
 
     List<ScoredRecord> hits = store.search(ALICE, query("when should we rotate the grafana token"));
     assertEquals("target", hits.get(0).record().id());
@@ -262,10 +256,10 @@ class TestLangMemSqliteStore {
 
   @Test
   void searchFindsChineseTextWithAChineseQuery() {
-    store.put(ALICE, record(ALICE, "en1", "The user prefers short answers"));
-    store.put(ALICE, record(ALICE, "zh1", "用户喜欢简短的中文回答,不要长篇大论"));
-    store.put(ALICE, record(ALICE, "zh2", "部署流程需要先运行单元测试"));
-    store.put(ALICE, record(ALICE, "ja1", "東京のオフィスは金曜日に閉まります"));
+    store.put(record(ALICE, "en1", "The user prefers short answers"));
+    store.put(record(ALICE, "zh1", "用户喜欢简短的中文回答,不要长篇大论"));
+    store.put(record(ALICE, "zh2", "部署流程需要先运行单元测试"));
+    store.put(record(ALICE, "ja1", "東京のオフィスは金曜日に閉まります"));
 
     List<ScoredRecord> hits = store.search(ALICE, query("用户喜欢什么样的回答?"));
     assertEquals("zh1", hits.get(0).record().id());
@@ -274,33 +268,23 @@ class TestLangMemSqliteStore {
   @Test
   void searchAppliesKindTagAndExpiryFilters() {
     Instant now = T0.plusSeconds(3600);
-    store.put(
-        ALICE,
-        record(ALICE, "sem", "deploy on fridays is forbidden").toBuilder()
+    store.put(record(ALICE, "sem", "deploy on fridays is forbidden").toBuilder()
             .tags(List.of("policy", "deploy"))
             .build());
-    store.put(
-        ALICE,
-        record(ALICE, "proc", "deploy with make release").toBuilder()
+    store.put(record(ALICE, "proc", "deploy with make release").toBuilder()
             .kind(MemoryKind.PROCEDURAL)
             .tags(List.of("deploy"))
             .build());
-    store.put(
-        ALICE,
-        record(ALICE, "expired", "deploy freeze until monday").toBuilder()
+    store.put(record(ALICE, "expired", "deploy freeze until monday").toBuilder()
             .validity(Validity.SHORT_TERM)
             .expireTime(now.minusSeconds(1))
             .tags(List.of("policy", "deploy"))
             .build());
-    store.put(
-        ALICE,
-        record(ALICE, "later", "deploy window opens at noon").toBuilder()
+    store.put(record(ALICE, "later", "deploy window opens at noon").toBuilder()
             .validity(Validity.SHORT_TERM)
             .expireTime(now.plusSeconds(1))
             .build());
-    store.put(
-        ALICE,
-        record(ALICE, "gone", "deploy notes forgotten").toBuilder()
+    store.put(record(ALICE, "gone", "deploy notes forgotten").toBuilder()
             .status(MemoryStatus.FORGOTTEN)
             .build());
 
@@ -317,9 +301,9 @@ class TestLangMemSqliteStore {
   @Test
   void searchDropsHitsBelowMinScoreAndKeepsTopK() {
     for (int i = 0; i < 20; i++) {
-      store.put(ALICE, record(ALICE, "n" + i, "unrelated note number " + i));
+      store.put(record(ALICE, "n" + i, "unrelated note number " + i));
     }
-    store.put(ALICE, record(ALICE, "hit", "terraform state lives in the s3 bucket"));
+    store.put(record(ALICE, "hit", "terraform state lives in the s3 bucket"));
 
     List<ScoredRecord> strict =
         store.search(
@@ -338,9 +322,9 @@ class TestLangMemSqliteStore {
 
   @Test
   void searchBreaksScoreTiesByNewerUpdateThenId() {
-    store.put(ALICE, record(ALICE, "b", "same words here", T0));
-    store.put(ALICE, record(ALICE, "a", "same words here", T0));
-    store.put(ALICE, record(ALICE, "c", "same words here", T0.plusSeconds(1)));
+    store.put(record(ALICE, "b", "same words here", T0));
+    store.put(record(ALICE, "a", "same words here", T0));
+    store.put(record(ALICE, "c", "same words here", T0.plusSeconds(1)));
 
     assertEquals(
         List.of("c", "a", "b"),
@@ -349,20 +333,18 @@ class TestLangMemSqliteStore {
 
   @Test
   void searchFollowsWritesMadeAfterTheIndexWasBuilt() {
-    store.put(ALICE, record(ALICE, "old", "first memory about elasticsearch"));
+    store.put(record(ALICE, "old", "first memory about elasticsearch"));
     assertEquals(1, store.search(ALICE, query("elasticsearch")).size());
 
-    store.put(ALICE, record(ALICE, "new", "second memory about elasticsearch shards"));
+    store.put(record(ALICE, "new", "second memory about elasticsearch shards"));
     assertEquals(Set.of("old", "new"), idSet(store.search(ALICE, query("elasticsearch"))));
 
-    store.put(
-        ALICE,
-        record(ALICE, "old", "first memory about elasticsearch").toBuilder()
+    store.put(record(ALICE, "old", "first memory about elasticsearch").toBuilder()
             .status(MemoryStatus.SUPERSEDED)
             .build());
     assertEquals(Set.of("new"), idSet(store.search(ALICE, query("elasticsearch"))));
 
-    store.put(ALICE, record(ALICE, "old", "first memory about elasticsearch"));
+    store.put(record(ALICE, "old", "first memory about elasticsearch"));
     assertEquals(Set.of("old", "new"), idSet(store.search(ALICE, query("elasticsearch"))));
 
     store.delete(ALICE, "new");
@@ -371,7 +353,7 @@ class TestLangMemSqliteStore {
 
   @Test
   void searchTakesAGivenQueryVectorOfTheRightLength() {
-    store.put(ALICE, record(ALICE, "x", "vector search with a given vector"));
+    store.put(record(ALICE, "x", "vector search with a given vector"));
     float[] v = new HashEmbedder().embed("given vector");
     List<ScoredRecord> hits =
         store.search(
@@ -392,8 +374,8 @@ class TestLangMemSqliteStore {
   @Test
   void recordsSurviveCloseAndReopen() {
     MemoryRecord r = full(ALICE, "keep");
-    store.put(ALICE, r);
-    store.put(ALICE, record(ALICE, "gone", "deleted before close"));
+    store.put(r);
+    store.put(record(ALICE, "gone", "deleted before close"));
     store.delete(ALICE, "gone");
     store.close();
 
@@ -414,12 +396,12 @@ class TestLangMemSqliteStore {
 
   @Test
   void callsAfterCloseFailAndCloseIsIdempotent() {
-    store.put(ALICE, record(ALICE, "r", "x"));
+    store.put(record(ALICE, "r", "x"));
     store.close();
     store.close();
     List<Runnable> calls =
         List.of(
-            () -> store.put(ALICE, record(ALICE, "r2", "y")),
+            () -> store.put(record(ALICE, "r2", "y")),
             () -> store.get(ALICE, "r"),
             () -> store.list(ALICE, new ListQuery(5, null, false)),
             () -> store.search(ALICE, query("x")),
@@ -444,9 +426,7 @@ class TestLangMemSqliteStore {
                   Namespace ns = thread % 2 == 0 ? ALICE : BOB;
                   for (int i = 0; i < 50; i++) {
                     String id = "t" + thread + "-" + i;
-                    store.put(
-                        ns,
-                        record(
+                    store.put(record(
                             ns,
                             id,
                             "thread " + thread + " item " + i + " concurrency",
@@ -484,7 +464,7 @@ class TestLangMemSqliteStore {
         assertThrows(
             MemoryException.class,
             () ->
-                store.put(ALICE, record(ALICE, "far", "x", Instant.parse("2300-01-01T00:00:00Z"))));
+                store.put(record(ALICE, "far", "x", Instant.parse("2300-01-01T00:00:00Z"))));
     assertEquals(MemoryException.Code.INVALID_ARGUMENT, farFuture.code());
     assertEquals("create_time", farFuture.field());
 
@@ -492,16 +472,14 @@ class TestLangMemSqliteStore {
         assertThrows(
             MemoryException.class,
             () ->
-                store.put(
-                    ALICE,
-                    record(ALICE, "far", "x").toBuilder()
+                store.put(record(ALICE, "far", "x").toBuilder()
                         .validity(Validity.SHORT_TERM)
                         .expireTime(Instant.MAX)
                         .build()));
     assertEquals("expire_time", expiry.field());
 
     assertTrue(store.get(ALICE, "far").isEmpty());
-    store.put(ALICE, record(ALICE, "ok", "still works"));
+    store.put(record(ALICE, "ok", "still works"));
     assertEquals(1, store.search(ALICE, query("works")).size());
   }
 
@@ -510,7 +488,7 @@ class TestLangMemSqliteStore {
     int namespaces = LangMemSqliteStore.INDEXED_NAMESPACES + 20;
     for (int i = 0; i < namespaces; i++) {
       Namespace ns = Namespace.of("tenant:" + i);
-      store.put(ns, record(ns, "r", "tenant " + i + " likes lighthouses"));
+      store.put(record(ns, "r", "tenant " + i + " likes lighthouses"));
       assertEquals(1, store.search(ns, query("lighthouses")).size());
     }
     assertTrue(
@@ -518,7 +496,7 @@ class TestLangMemSqliteStore {
 
     // Namespace 0 was dropped first; writes while it is out of memory must show on its return.
     Namespace first = Namespace.of("tenant:0");
-    store.put(first, record(first, "r2", "a second lighthouse note"));
+    store.put(record(first, "r2", "a second lighthouse note"));
     store.delete(first, "r");
     assertEquals(Set.of("r2"), idSet(store.search(first, query("lighthouse"))));
   }

@@ -117,7 +117,7 @@ public final class LuceneHnswProvider implements MemoryProvider {
   }
 
   private static Fusion fusion(ProviderContext context) {
-    String raw = context.setting(FUSION, DEFAULT_FUSION);
+    String raw = context.stringSetting(FUSION, DEFAULT_FUSION);
     Fusion f = Fusion.fromSetting(raw);
     if (f == null) {
       throw MemoryException.invalidArgument(
@@ -135,7 +135,7 @@ public final class LuceneHnswProvider implements MemoryProvider {
 
   private static int intSetting(
       ProviderContext context, String key, int fallback, int min, int max) {
-    String raw = context.setting(key, Integer.toString(fallback));
+    String raw = context.stringSetting(key, Integer.toString(fallback));
     int value;
     try {
       value = Integer.parseInt(raw.trim());

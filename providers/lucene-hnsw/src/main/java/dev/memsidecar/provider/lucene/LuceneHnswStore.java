@@ -296,10 +296,9 @@ final class LuceneHnswStore implements MemoryStore {
   }
 
   @Override
-  public void put(Namespace namespace, MemoryRecord record) {
-    requireNonNull(namespace, "namespace is null");
+  public void put(MemoryRecord record) {
     requireNonNull(record, "record is null");
-    record.requireIn(namespace);
+    Namespace namespace = record.namespace();
     RecordDocument.checkTimes(record);
     enter();
     try {

@@ -29,9 +29,7 @@ public final class PutThenWaitMain {
               .start(
                   () -> {
                     for (int i = first; i < count; i += threads) {
-                      store.put(
-                          ns,
-                          Fixtures.record(
+                      store.put(Fixtures.record(
                               ns, "r" + i, "crash record " + i, Fixtures.T0.plusMillis(i)));
                     }
                   }));

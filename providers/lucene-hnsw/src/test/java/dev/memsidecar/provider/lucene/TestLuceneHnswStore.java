@@ -16,7 +16,7 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
-import dev.memsidecar.api.embed.HashEmbedder;
+import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -76,9 +76,9 @@ class TestLuceneHnswStore {
   @Test
   public void englishMatchesAcrossInflectionsAndCase() {
     LuceneHnswStore store = open(Map.of());
-    store.put(ALICE, record(ALICE, "fence", "We painted the garden fence on Sunday"));
-    store.put(ALICE, record(ALICE, "k8s", "The deployment runs on Kubernetes clusters"));
-    store.put(ALICE, record(ALICE, "lunch", "Lunch was pasta with friends"));
+    store.put(record(ALICE, "fence", "We painted the garden fence on Sunday"));
+    store.put(record(ALICE, "k8s", "The deployment runs on Kubernetes clusters"));
+    store.put(record(ALICE, "lunch", "Lunch was pasta with friends"));
 
     assertEquals("fence", first(store, ALICE, "when did they paint?"));
     assertEquals("k8s", first(store, ALICE, "KUBERNETES cluster"));
@@ -88,10 +88,10 @@ class TestLuceneHnswStore {
   @Test
   public void chineseMatchesByWordAndBySingleCharacter() {
     LuceneHnswStore store = open(Map.of());
-    store.put(ALICE, record(ALICE, "release", "我们周五发布新版本"));
-    store.put(ALICE, record(ALICE, "style", "用户喜欢简洁的回答"));
-    store.put(ALICE, record(ALICE, "db", "数据库迁移安排在周一"));
-    store.put(ALICE, record(ALICE, "api", "The API key rotates monthly"));
+    store.put(record(ALICE, "release", "我们周五发布新版本"));
+    store.put(record(ALICE, "style", "用户喜欢简洁的回答"));
+    store.put(record(ALICE, "db", "数据库迁移安排在周一"));
+    store.put(record(ALICE, "api", "The API key rotates monthly"));
 
     assertEquals("release", first(store, ALICE, "发布"));
     assertEquals("style", first(store, ALICE, "简洁回答"));
@@ -108,8 +108,8 @@ class TestLuceneHnswStore {
         record(ALICE, "tea", "The user prefers green tea").toBuilder()
             .context("assistant: we talked about zeppelins earlier")
             .build();
-    store.put(ALICE, tea);
-    store.put(ALICE, record(ALICE, "coffee", "The user drinks coffee"));
+    store.put(tea);
+    store.put(record(ALICE, "coffee", "The user drinks coffee"));
 
     List<ScoredRecord> hits = store.search(ALICE, query("zeppelins", 5));
     assertEquals("tea", hits.get(0).record().id());
@@ -138,7 +138,7 @@ class TestLuceneHnswStore {
     }
     store.putAll(mid, middle);
     for (int i = 0; i < 5; i++) {
-      store.put(small, record(small, "s" + i, "weekly lunch menu number " + i + " cluster", T0));
+      store.put(record(small, "s" + i, "weekly lunch menu number " + i + " cluster", T0));
     }
 
     // Vector only (no query text): every big record is closer to the query than any small one,
@@ -173,8 +173,8 @@ class TestLuceneHnswStore {
   public void inactiveRecordsKeepTheirDocumentButAreNeverSearched() {
     LuceneHnswStore store = open(Map.of());
     MemoryRecord r = record(ALICE, "r1", "the staging password rotates weekly");
-    store.put(ALICE, r.toBuilder().status(MemoryStatus.FORGOTTEN).build());
-    store.put(ALICE, record(ALICE, "r2", "lunch at noon"));
+    store.put(r.toBuilder().status(MemoryStatus.FORGOTTEN).build());
+    store.put(record(ALICE, "r2", "lunch at noon"));
 
     assertEquals(MemoryStatus.FORGOTTEN, store.get(ALICE, "r1").orElseThrow().status());
     assertEquals(2, store.list(ALICE, new ListQuery(10, null, true)).records().size());
@@ -185,7 +185,7 @@ class TestLuceneHnswStore {
             .toList());
     assertFalse(ids(store.search(ALICE, query("staging password", 10))).contains("r1"));
 
-    store.put(ALICE, r);
+    store.put(r);
     assertEquals("r1", first(store, ALICE, "staging password"));
   }
 
@@ -193,9 +193,7 @@ class TestLuceneHnswStore {
   public void expiryIsJudgedInsideTheQueryAtItsInstant() {
     LuceneHnswStore store = open(Map.of());
     Instant expire = T0.plusSeconds(3600);
-    store.put(
-        ALICE,
-        record(ALICE, "short", "parking spot B12 today").toBuilder()
+    store.put(record(ALICE, "short", "parking spot B12 today").toBuilder()
             .validity(dev.memsidecar.api.Validity.SHORT_TERM)
             .expireTime(expire)
             .build());
@@ -213,7 +211,7 @@ class TestLuceneHnswStore {
     LuceneHnswStore store = open(Map.of());
     for (int i = 0; i < 20; i++) {
       MemoryRecord r = record(ALICE, "r" + i, "visible note " + i + " zebra" + i, T0.plusMillis(i));
-      store.put(ALICE, r);
+      store.put(r);
       assertEquals(Optional.of(r), store.get(ALICE, r.id()));
       assertEquals(r, store.list(ALICE, new ListQuery(1, null, false)).records().get(0));
       assertEquals(r.id(), first(store, ALICE, "zebra" + i));
@@ -243,7 +241,7 @@ class TestLuceneHnswStore {
                 for (int i = 0; i < perThread; i++) {
                   MemoryRecord r =
                       record(ALICE, "t" + thread + "-" + i, "writer " + thread, T0.plusMillis(i));
-                  store.put(ALICE, r);
+                  store.put(r);
                   assertEquals(Optional.of(r), store.get(ALICE, r.id()), "own write");
                 }
                 return null;
@@ -263,12 +261,12 @@ class TestLuceneHnswStore {
   @Test
   public void writesAfterCloseFailAndCloseIsIdempotent() {
     LuceneHnswStore store = open(Map.of());
-    store.put(ALICE, record(ALICE, "r1", "note"));
+    store.put(record(ALICE, "r1", "note"));
     store.close();
     store.close();
     MemoryException e =
         assertThrows(
-            MemoryException.class, () -> store.put(ALICE, record(ALICE, "r2", "late note")));
+            MemoryException.class, () -> store.put(record(ALICE, "r2", "late note")));
     assertEquals(MemoryException.Code.FAILED_PRECONDITION, e.code());
     try (LuceneHnswStore again = Fixtures.open(dir)) {
       assertTrue(again.get(ALICE, "r1").isPresent());
@@ -279,7 +277,7 @@ class TestLuceneHnswStore {
   public void timesOutsideTheIndexableRangeAreRejectedNamingTheField() {
     LuceneHnswStore store = open(Map.of());
     MemoryRecord r = record(ALICE, "r1", "note").toBuilder().createTime(Instant.MAX).build();
-    MemoryException e = assertThrows(MemoryException.class, () -> store.put(ALICE, r));
+    MemoryException e = assertThrows(MemoryException.class, () -> store.put(r));
     assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
     assertEquals("create_time", e.field());
   }
@@ -291,7 +289,7 @@ class TestLuceneHnswStore {
     LuceneHnswStore store = open(Map.of());
     for (int i = 0; i < 7; i++) {
       // Pairs share a create time, so the id breaks the tie.
-      store.put(ALICE, record(ALICE, "r" + i, "note " + i, T0.plusSeconds(i / 2)));
+      store.put(record(ALICE, "r" + i, "note " + i, T0.plusSeconds(i / 2)));
     }
     List<String> seen = new ArrayList<>();
     String cursor = null;
@@ -321,9 +319,9 @@ class TestLuceneHnswStore {
     for (String fusion : List.of("rrf", "blend")) {
       LuceneHnswStore store =
           open(dir.resolve(fusion), Map.of("fusion", fusion), new HashEmbedder());
-      store.put(ALICE, record(ALICE, "both", "release train leaves on thursday"));
-      store.put(ALICE, record(ALICE, "one", "the train is late"));
-      store.put(ALICE, record(ALICE, "none", "lunch with the team"));
+      store.put(record(ALICE, "both", "release train leaves on thursday"));
+      store.put(record(ALICE, "one", "the train is late"));
+      store.put(record(ALICE, "none", "lunch with the team"));
       List<ScoredRecord> hits = store.search(ALICE, query("release train", 10));
       assertEquals(List.of("both", "one", "none"), ids(hits), fusion);
       assertTrue(
@@ -341,8 +339,8 @@ class TestLuceneHnswStore {
     LuceneHnswStore store = open(dir, Map.of("fusion", "blend"), embedder);
     MemoryRecord a = record(ALICE, "a", "quarterly budget review meeting");
     MemoryRecord b = record(ALICE, "b", "budget for the offsite");
-    store.put(ALICE, a);
-    store.put(ALICE, b);
+    store.put(a);
+    store.put(b);
     float[] q = embedder.embed("budget meeting");
     List<ScoredRecord> hits =
         store.search(ALICE, new SearchQuery("", q, 10, Set.of(), List.of(), 0f, T0));
@@ -356,17 +354,17 @@ class TestLuceneHnswStore {
   @Test
   public void tiesGoToTheNewerUpdateThenTheSmallerId() {
     LuceneHnswStore store = open(Map.of());
-    store.put(ALICE, record(ALICE, "b", "same words", T0));
-    store.put(ALICE, record(ALICE, "a", "same words", T0));
-    store.put(ALICE, record(ALICE, "c", "same words", T0.plusSeconds(1)));
+    store.put(record(ALICE, "b", "same words", T0));
+    store.put(record(ALICE, "a", "same words", T0));
+    store.put(record(ALICE, "c", "same words", T0.plusSeconds(1)));
     assertEquals(List.of("c", "a", "b"), ids(store.search(ALICE, query("same words", 10))));
   }
 
   @Test
   public void aQueryWithNoSignalReturnsTheNewestRecordsScoredZero() {
     LuceneHnswStore store = open(Map.of());
-    store.put(ALICE, record(ALICE, "old", "first note", T0));
-    store.put(ALICE, record(ALICE, "new", "second note", T0.plusSeconds(5)));
+    store.put(record(ALICE, "old", "first note", T0));
+    store.put(record(ALICE, "new", "second note", T0.plusSeconds(5)));
     List<ScoredRecord> hits = store.search(ALICE, query("the of and", 10));
     assertEquals(List.of("new", "old"), ids(hits));
     assertTrue(hits.stream().allMatch(h -> h.score() == 0f));
@@ -377,8 +375,8 @@ class TestLuceneHnswStore {
   @Test
   public void reopeningWithAnotherEmbedderReembedsEveryRecord() {
     try (LuceneHnswStore store = Fixtures.open(dir, Map.of(), new HashEmbedder(256))) {
-      store.put(ALICE, record(ALICE, "x", "orchid greenhouse humidity"));
-      store.put(ALICE, record(ALICE, "y", "tax return deadline"));
+      store.put(record(ALICE, "x", "orchid greenhouse humidity"));
+      store.put(record(ALICE, "y", "tax return deadline"));
     }
     HashEmbedder small = new HashEmbedder(64);
     try (LuceneHnswStore store = Fixtures.open(dir, Map.of(), small)) {
@@ -392,8 +390,8 @@ class TestLuceneHnswStore {
   public void embeddingsWiderThanLucenesDefaultLimitWork() {
     HashEmbedder wide = new HashEmbedder(1536);
     LuceneHnswStore store = open(dir, Map.of(), wide);
-    store.put(ALICE, record(ALICE, "x", "orchid greenhouse humidity"));
-    store.put(ALICE, record(ALICE, "y", "tax return deadline"));
+    store.put(record(ALICE, "x", "orchid greenhouse humidity"));
+    store.put(record(ALICE, "y", "tax return deadline"));
     SearchQuery byVector =
         new SearchQuery("", wide.embed("tax deadline"), 1, Set.of(), List.of(), 0f, T0);
     assertEquals(List.of("y"), ids(store.search(ALICE, byVector)));

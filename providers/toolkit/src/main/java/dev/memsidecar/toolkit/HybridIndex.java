@@ -1,11 +1,10 @@
-package dev.memsidecar.provider.langmem;
+package dev.memsidecar.toolkit;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
-import dev.memsidecar.api.text.Terms;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -20,8 +19,9 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * The in-memory search index of one namespace: each ACTIVE record with its embedding and its
- * keywords.
+ * An in-memory hybrid (keyword + vector) search index over a set of records, such as one
+ * namespace: each record with its unit embedding and its keywords. The one ranker of the record
+ * providers that score in memory ({@code langmem-sqlite}, {@code deepagents-files}).
  *
  * <h2>Ranking</h2>
  *
@@ -56,14 +56,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * only grows until the index is rebuilt. Searches share a read lock and run in parallel; {@link
  * #put} and {@link #remove} take the write lock.
  */
-final class NamespaceIndex {
-
-  /** Best first: higher score, then newer update time, then smaller id. */
-  static final Comparator<ScoredRecord> BEST_FIRST =
-      Comparator.comparingDouble((ScoredRecord s) -> s.score())
-          .reversed()
-          .thenComparing(s -> s.record().updateTime(), Comparator.reverseOrder())
-          .thenComparing(s -> s.record().id());
+public final class HybridIndex {
+  private static final Comparator<ScoredRecord> BEST_FIRST = ScoredRecord.BEST_FIRST;
 
   private static final int INITIAL_SLOTS = 16;
 
@@ -81,7 +75,7 @@ final class NamespaceIndex {
   private int[] documentFrequency = new int[64];
 
   /** An empty index for embeddings of {@code dimensions} floats. */
-  NamespaceIndex(int dimensions) {
+  public HybridIndex(int dimensions) {
     if (dimensions < 1) {
       throw new IllegalArgumentException("dimensions must be positive: " + dimensions);
     }
@@ -90,7 +84,7 @@ final class NamespaceIndex {
   }
 
   /** Adds {@code record} with its unit {@code vector}, replacing the entry with its id. */
-  void put(MemoryRecord record, float[] vector) {
+  public void put(MemoryRecord record, float[] vector) {
     requireNonNull(record, "record is null");
     requireNonNull(vector, "vector is null");
     if (vector.length != dimensions) {
@@ -124,7 +118,7 @@ final class NamespaceIndex {
   }
 
   /** Drops the entry with {@code id}, if any. */
-  void remove(String id) {
+  public void remove(String id) {
     lock.writeLock().lock();
     try {
       Integer slot = slotById.remove(id);
@@ -147,7 +141,27 @@ final class NamespaceIndex {
     }
   }
 
-  int size() {
+  /**
+   * The indexed vector of the record with {@code r.id()} if that entry has the same content and
+   * context as {@code r} (so its embedding is still right), else {@code null}. Lets a caller
+   * re-index a changed record without embedding it again when only its metadata changed.
+   */
+  public float[] vectorIfSameText(MemoryRecord r) {
+    lock.readLock().lock();
+    try {
+      Integer slot = slotById.get(r.id());
+      if (slot == null
+          || !records[slot].content().equals(r.content())
+          || !records[slot].context().equals(r.context())) {
+        return null;
+      }
+      return Arrays.copyOfRange(vectors, slot * dimensions, (slot + 1) * dimensions);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  public int size() {
     lock.readLock().lock();
     try {
       return size;
@@ -161,7 +175,7 @@ final class NamespaceIndex {
    *
    * @param queryVector unit vector with as many dimensions as the indexed ones
    */
-  List<ScoredRecord> search(SearchQuery query, float[] queryVector) {
+  public List<ScoredRecord> search(SearchQuery query, float[] queryVector) {
     if (queryVector.length != dimensions) {
       throw new IllegalArgumentException(
           "query vector has " + queryVector.length + " dimensions, the index " + dimensions);
@@ -223,7 +237,7 @@ final class NamespaceIndex {
   }
 
   /** The keywords of a record's content, context and tags. */
-  static Set<String> keywordsOf(MemoryRecord r) {
+  public static Set<String> keywordsOf(MemoryRecord r) {
     Set<String> out = new TreeSet<>(Terms.keywords(r.content()));
     out.addAll(Terms.keywords(r.context()));
     for (String tag : r.tags()) {

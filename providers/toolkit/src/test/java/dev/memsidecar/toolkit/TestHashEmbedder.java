@@ -1,10 +1,10 @@
-package dev.memsidecar.api;
+package dev.memsidecar.toolkit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memsidecar.api.embed.HashEmbedder;
+import dev.memsidecar.api.Embedder;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 

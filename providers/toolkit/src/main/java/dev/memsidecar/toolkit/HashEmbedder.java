@@ -1,7 +1,6 @@
-package dev.memsidecar.api.embed;
+package dev.memsidecar.toolkit;
 
 import dev.memsidecar.api.Embedder;
-import dev.memsidecar.api.text.Terms;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -52,17 +51,7 @@ public final class HashEmbedder implements Embedder {
         }
       }
     }
-    double norm = 0;
-    for (float x : v) {
-      norm += x * x;
-    }
-    if (norm > 0) {
-      float inv = (float) (1.0 / Math.sqrt(norm));
-      for (int i = 0; i < v.length; i++) {
-        v[i] *= inv;
-      }
-    }
-    return v;
+    return Embedder.unit(v);
   }
 
   private void add(float[] v, String feature, float weight) {

@@ -1,9 +1,8 @@
-package dev.memsidecar.api;
+package dev.memsidecar.toolkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memsidecar.api.text.Terms;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.memsidecar.api.text;
+package dev.memsidecar.toolkit;
 
 import java.util.ArrayList;
 import java.util.List;
