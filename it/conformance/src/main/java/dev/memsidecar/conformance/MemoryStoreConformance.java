@@ -367,19 +367,6 @@ public abstract class MemoryStoreConformance {
   }
 
   @Test
-  public void putRejectsARecordOfAnotherNamespace() {
-    requireRecords();
-    Namespace owner = gen.namespace();
-    Namespace other = gen.namespace();
-    MemoryRecord r = gen.fullRecord(owner, gen.id());
-    assertCode(Code.INVALID_ARGUMENT, () -> store.put(r), "put under another namespace");
-    assertEquals(Optional.empty(), store.get(other, r.id()), "nothing written to the argument");
-    assertEquals(Optional.empty(), store.get(owner, r.id()), "nothing written to the record's");
-  }
-
-  // ---------------------------------------------------------------- list
-
-  @Test
   public void listPagesThroughEveryRecordOnceNewestFirst() {
     requireRecords();
     Namespace ns = gen.namespace();
