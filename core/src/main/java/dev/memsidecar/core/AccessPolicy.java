@@ -2,24 +2,58 @@ package dev.memsidecar.core;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.memsidecar.api.Capability;
+import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryStore;
+import dev.memsidecar.api.Namespace;
+import dev.memsidecar.core.ProfileCatalog.ActiveProfile;
 import dev.memsidecar.core.config.Flags;
-import dev.memsidecar.core.config.ProfileSpec;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The one place that answers "may this call read or write this profile?": the four flags of
- * memsidecar.yaml, the per-request {@code metadata["memoryWrite"]="false"}, and the profile's
- * enabled bit. Record profiles (LangMem) answer to {@code LangMem.read/write}; memory files answer
- * to {@code deepagentsMem.read/write}.
+ * The one entry every call goes through before it touches a store: it looks up the profile,
+ * makes the namespace from the caller's scope ({@link NamespaceResolver}), decides whether the
+ * {@link Access} is allowed — the four flags of memsidecar.yaml, the profile's enabled bit and the
+ * request's {@link RequestOptions#readOnly() read-only} option — and hands back the store to use.
+ * Record profiles (LangMem) answer to {@code LangMem.read/write}; memory files to {@code
+ * deepagentsMem.read/write}. A read-only request may read anything the flags allow and write
+ * nothing: Remember, ForgetMemory, WriteMemoryFile and EditMemoryFile are all PERMISSION_DENIED.
+ *
+ * <p>Checks run in a fixed order, so one bad request always gets the same status: unknown profile
+ * (NOT_FOUND), bad or missing scope id (INVALID_ARGUMENT), access (PERMISSION_DENIED), capability
+ * (UNIMPLEMENTED). Thread-safe and stateless.
  */
 public final class AccessPolicy {
-  /** Request metadata key that, set to "false", makes a call read-only. */
-  public static final String MEMORY_WRITE = "memoryWrite";
+  /** Profile used by record calls that name none. */
+  public static final String DEFAULT_PROFILE = "workspace";
 
+  private final ProfileCatalog profiles;
+  private final NamespaceResolver namespaces;
   private final Flags flags;
 
-  public AccessPolicy(Flags flags) {
+  /**
+   * A call's way into one profile.
+   *
+   * @param profile the profile
+   * @param namespace the namespace of the caller's scope in it
+   * @param store its records store for record access, its memory file store for file access
+   */
+  public record Target(ActiveProfile profile, Namespace namespace, MemoryStore store) {
+    public String profileId() {
+      return profile.id();
+    }
+
+    /** The canonical name of the provider holding the profile's records. */
+    public String provider() {
+      return profile.provider();
+    }
+  }
+
+  public AccessPolicy(ProfileCatalog profiles, NamespaceResolver namespaces, Flags flags) {
+    this.profiles = requireNonNull(profiles, "profiles is null");
+    this.namespaces = requireNonNull(namespaces, "namespaces is null");
     this.flags = requireNonNull(flags, "flags is null");
   }
 
@@ -27,68 +61,97 @@ public final class AccessPolicy {
     return flags;
   }
 
-  /** Whether recall (Search, BeginRun) may draw on {@code profile}'s records. */
-  public boolean mayRecall(ProfileSpec profile) {
-    return flags.langMemRead() && profile.enabled();
-  }
-
-  /** Throws PERMISSION_DENIED unless the records of {@code profile} may be read directly. */
-  public void checkRead(ProfileSpec profile) {
-    checkEnabled(profile);
-    if (!flags.langMemRead()) {
-      throw MemoryException.permissionDenied(
-          "reading memory records is disabled (memory.LangMem.read: false)");
-    }
+  /**
+   * The way into one profile for {@code access}, or the reason there is none.
+   *
+   * @param profileId the profile; empty means {@value #DEFAULT_PROFILE}
+   * @throws MemoryException NOT_FOUND for an unknown profile, INVALID_ARGUMENT for a bad or missing
+   *     scope id, PERMISSION_DENIED when a flag, the enabled bit or a read-only request forbids the
+   *     access, UNIMPLEMENTED when the profile keeps no records or no memory file
+   */
+  public Target resolve(Scope scope, String profileId, Access access, RequestOptions options) {
+    ActiveProfile profile = profiles.get(profileId.isEmpty() ? DEFAULT_PROFILE : profileId);
+    Namespace ns = namespaces.resolve(scope, profile.spec());
+    checkAllowed(profile, access, options);
+    return new Target(profile, ns, storeFor(profile, access));
   }
 
   /**
-   * Throws PERMISSION_DENIED unless {@code profile}'s records may be written by a request carrying
-   * {@code requestMetadata}.
+   * The profiles a multi-profile read ({@link Access#RECALL} or {@link Access#FILES_READ}) draws
+   * on. Named profiles must exist and resolve; without names, every profile whose scope id the
+   * caller sent. Profiles that a flag or their enabled bit closes, and profiles without the
+   * capability, contribute nothing rather than failing the call.
+   *
+   * @param profileIds the profiles the caller named, or empty for all
    */
-  public void checkWrite(ProfileSpec profile, Map<String, String> requestMetadata) {
-    checkEnabled(profile);
-    if (!flags.langMemWrite()) {
-      throw MemoryException.permissionDenied(
-          "writing memory records is disabled (memory.LangMem.write: false)");
+  public List<Target> readable(
+      Scope scope, List<String> profileIds, Access access, RequestOptions options) {
+    if (access != Access.RECALL && access != Access.FILES_READ) {
+      throw new IllegalArgumentException("readable() is for RECALL and FILES_READ: " + access);
     }
-    if (isReadOnlyRequest(requestMetadata)) {
-      throw MemoryException.permissionDenied(
-          "this request is read-only (metadata.memoryWrite = \"false\")");
+    Ids.require("scope.workspace_id", scope.workspaceId());
+    // Named profiles, or an id that was sent, must resolve: a malformed id fails closed.
+    List<ActiveProfile> candidates =
+        profileIds.isEmpty()
+            ? profiles.all().stream().filter(p -> namespaces.hasIdFor(scope, p.spec())).toList()
+            : profileIds.stream().distinct().map(profiles::get).toList();
+    List<Target> out = new ArrayList<>();
+    for (ActiveProfile p : candidates) {
+      Namespace ns = namespaces.resolve(scope, p.spec());
+      if (denial(p, access, options) == null && hasStoreFor(p, access)) {
+        out.add(new Target(p, ns, storeFor(p, access)));
+      }
     }
+    return List.copyOf(out);
   }
 
-  /** Whether {@code profile}'s memory file is listed and readable (deepagentsMem.read). */
-  public boolean mayReadFiles(ProfileSpec profile) {
-    return flags.deepagentsMemRead() && profile.enabled();
-  }
-
-  /** Throws PERMISSION_DENIED unless {@code profile}'s memory file may be read. */
-  public void checkReadFiles(ProfileSpec profile) {
-    checkEnabled(profile);
-    if (!flags.deepagentsMemRead()) {
-      throw MemoryException.permissionDenied(
-          "reading memory files is disabled (memory.deepagentsMem.read: false)");
-    }
-  }
-
-  /** Throws PERMISSION_DENIED unless {@code profile}'s memory file may be written. */
-  public void checkWriteFiles(ProfileSpec profile) {
-    checkEnabled(profile);
-    if (!flags.deepagentsMemWrite()) {
-      throw MemoryException.permissionDenied(
-          "writing memory files is disabled (memory.deepagentsMem.write: false)");
+  private void checkAllowed(ActiveProfile profile, Access access, RequestOptions options) {
+    String denial = denial(profile, access, options);
+    if (denial != null) {
+      throw MemoryException.permissionDenied(denial);
     }
   }
 
-  /** Whether the request asked not to write anything ({@code memoryWrite=false}). */
-  public static boolean isReadOnlyRequest(Map<String, String> requestMetadata) {
-    return "false".equalsIgnoreCase(requestMetadata.getOrDefault(MEMORY_WRITE, "").trim());
+  /** Why {@code access} to {@code profile} is refused, or null when it is allowed. */
+  private String denial(ActiveProfile profile, Access access, RequestOptions options) {
+    if (!profile.spec().enabled()) {
+      return "profile '" + profile.id() + "' is disabled (spec.enabled: false)";
+    }
+    boolean allowed =
+        switch (access) {
+          case READ, RECALL -> flags.langMemRead();
+          case WRITE -> flags.langMemWrite();
+          case FILES_READ -> flags.deepagentsMemRead();
+          case FILES_WRITE -> flags.deepagentsMemWrite();
+        };
+    if (!allowed) {
+      return switch (access) {
+        case READ, RECALL -> "reading memory records is disabled (memory.LangMem.read: false)";
+        case WRITE -> "writing memory records is disabled (memory.LangMem.write: false)";
+        case FILES_READ -> "reading memory files is disabled (memory.deepagentsMem.read: false)";
+        case FILES_WRITE -> "writing memory files is disabled (memory.deepagentsMem.write: false)";
+      };
+    }
+    if (access.writes() && options.readOnly()) {
+      return "this request is read-only (metadata." + RequestOptions.MEMORY_WRITE + " = \"false\")";
+    }
+    return null;
   }
 
-  private static void checkEnabled(ProfileSpec profile) {
-    if (!profile.enabled()) {
-      throw MemoryException.permissionDenied(
-          "profile '" + profile.id() + "' is disabled (spec.enabled: false)");
+  private static boolean hasStoreFor(ActiveProfile profile, Access access) {
+    return access.files() ? profile.files() != null : profile.hasRecords();
+  }
+
+  private static MemoryStore storeFor(ActiveProfile profile, Access access) {
+    if (!hasStoreFor(profile, access)) {
+      throw MemoryException.unsupported(
+          access.files()
+              ? "profile '" + profile.id() + "' has no memory file: its provider '"
+                  + profile.provider() + "' keeps none and no files provider is configured"
+                  + " (memory.deepagentsMem.provider)"
+              : "profile '" + profile.id() + "' keeps no records: its provider '"
+                  + profile.provider() + "' does not declare " + Capability.RECORDS);
     }
+    return access.files() ? profile.files() : profile.store();
   }
 }

@@ -10,40 +10,39 @@ import com.google.inject.Provides;
 import com.google.inject.Singleton;
 import com.google.inject.spi.Message;
 import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.core.config.EngineConfig;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.ServiceLoader;
+import java.util.Collection;
+import java.util.Set;
 
 /**
- * Wires the engine from an {@link EngineConfig}. Providers and embedders are found with {@link
- * ServiceLoader} through {@code providerLoader} (the application class loader, or one that also
- * sees the plugins folder).
+ * Wires the engine from an {@link EngineConfig}. Providers and embedders are found by name with
+ * {@link NamedServices} through {@code appLoader} (the application class loader) and in each
+ * plugin of the plugins folder.
  */
 public final class CoreModule extends AbstractModule {
   private final EngineConfig config;
-  private final ClassLoader providerLoader;
+  private final ClassLoader appLoader;
 
-  public CoreModule(EngineConfig config, ClassLoader providerLoader) {
+  public CoreModule(EngineConfig config, ClassLoader appLoader) {
     this.config = requireNonNull(config, "config is null");
-    this.providerLoader = requireNonNull(providerLoader, "providerLoader is null");
+    this.appLoader = requireNonNull(appLoader, "appLoader is null");
   }
 
   /**
-   * The engine of this module's configuration, built by Guice. A start-up failure is rethrown as
-   * the exception that caused it, not wrapped in Guice's report.
+   * The engine of this module's configuration, built by Guice.
+   *
+   * @throws StartupException when it cannot start, whatever the cause (not wrapped in Guice's
+   *     report)
    */
   public MemoryEngine engine() {
     try {
       return Guice.createInjector(this).getInstance(MemoryEngine.class);
-    } catch (ProvisionException | CreationException e) {
-      for (Message m : e instanceof ProvisionException p ? p.getErrorMessages() : ((CreationException) e).getErrorMessages()) {
-        if (m.getCause() instanceof RuntimeException cause) {
-          throw cause;
-        }
-      }
-      throw e;
+    } catch (ProvisionException e) {
+      throw unwrap(e.getErrorMessages(), e);
+    } catch (CreationException e) {
+      throw unwrap(e.getErrorMessages(), e);
     }
   }
 
@@ -52,44 +51,60 @@ public final class CoreModule extends AbstractModule {
     bind(EngineConfig.class).toInstance(config);
     bind(Clock.class).toInstance(Clock.systemUTC());
     bind(NamespaceResolver.class).toInstance(new NamespaceResolver());
-    bind(AccessPolicy.class).toInstance(new AccessPolicy(config.flags()));
     bind(WriteGate.class).toInstance(new WriteGate(config.gateThreshold()));
     bind(MemoryEngine.class).in(Singleton.class);
   }
 
   @Provides
   @Singleton
-  List<PluginLoader.Plugin> plugins() {
-    return PluginLoader.load(config.pluginsDir(), providerLoader);
+  Plugins plugins() {
+    return Plugins.load(config.pluginsDir(), appLoader);
   }
 
   @Provides
   @Singleton
-  ProviderRegistry providerRegistry(List<PluginLoader.Plugin> plugins) {
-    return ProviderRegistry.load(providerLoader, plugins);
+  NamedServices<MemoryProvider> providers(Plugins plugins) {
+    return NamedServices.load(
+        MemoryProvider.class,
+        "memory provider",
+        MemoryProvider::name,
+        MemoryProvider::aliases,
+        appLoader,
+        plugins);
   }
 
   @Provides
   @Singleton
-  Embedder embedder(List<PluginLoader.Plugin> plugins) {
-    List<String> names = new ArrayList<>();
-    List<ClassLoader> loaders = new ArrayList<>(List.of(providerLoader));
-    plugins.forEach(p -> loaders.add(p.loader()));
-    for (ClassLoader loader : loaders) {
-      for (Embedder e : ServiceLoader.load(Embedder.class, loader)) {
-        if (e.name().equals(config.embedder())) {
-          return e;
-        }
-        names.add(e.name());
+  Embedder embedder(Plugins plugins) {
+    NamedServices.Entry<Embedder> e =
+        NamedServices.load(
+                Embedder.class, "embedder", Embedder::name, x -> Set.of(), appLoader, plugins)
+            .entry(config.embedder(), "memory.embedder");
+    return e.fromPlugin() ? new PluginEmbedder(e.service(), e.pluginLoader()) : e.service();
+  }
+
+  @Provides
+  @Singleton
+  ProfileCatalog profileCatalog(NamedServices<MemoryProvider> providers, Embedder embedder) {
+    return new ProfileCatalog(
+        config.profiles(), providers, embedder, config.dataDir(), config.filesProvider());
+  }
+
+  @Provides
+  @Singleton
+  AccessPolicy accessPolicy(ProfileCatalog profiles, NamespaceResolver namespaces) {
+    return new AccessPolicy(profiles, namespaces, config.flags());
+  }
+
+  private static RuntimeException unwrap(Collection<Message> messages, RuntimeException e) {
+    for (Message m : messages) {
+      if (m.getCause() instanceof StartupException cause) {
+        return cause;
+      }
+      if (m.getCause() instanceof RuntimeException cause) {
+        return new StartupException(cause.toString(), cause);
       }
     }
-    throw new IllegalStateException(
-        "no embedder named '" + config.embedder() + "' (memory.embedder); found: " + names);
-  }
-
-  @Provides
-  @Singleton
-  ProfileCatalog profileCatalog(ProviderRegistry registry, Embedder embedder) {
-    return new ProfileCatalog(config.profiles(), registry, embedder, config.dataDir());
+    return new StartupException(e.getMessage(), e);
   }
 }

@@ -36,6 +36,15 @@ public record EngineStatus(
       String source,
       Map<String, String> details) {}
 
-  /** One profile: id, scope kind ("workspace", "user", ...), provider, enabled. */
-  public record ProfileStatus(String id, String scopeKind, String provider, boolean enabled) {}
+  /**
+   * One profile.
+   *
+   * @param id the profile id
+   * @param scopeKind "workspace", "user", "agent" or "session"
+   * @param provider the canonical provider name
+   * @param enabled {@code spec.enabled}
+   * @param settings its provider settings, the provider's sensitive ones shown as {@code ***}
+   */
+  public record ProfileStatus(
+      String id, String scopeKind, String provider, boolean enabled, Map<String, String> settings) {}
 }

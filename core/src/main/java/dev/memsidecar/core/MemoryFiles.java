@@ -5,10 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryFile;
-import dev.memsidecar.api.Namespace;
-import dev.memsidecar.core.ProfileCatalog.ActiveProfile;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,27 +14,22 @@ import java.util.List;
  * /memories/<profile>.md} and resolved inside the caller's scope (a workspace profile's file is
  * shared within its workspace, a user profile's file is per user, and so on). Paths are virtual:
  * anything but exactly {@code /memories/<profile id>.md} is INVALID_ARGUMENT. Reads answer to {@code
- * deepagentsMem.read}, writes and edits to {@code deepagentsMem.write} ({@link AccessPolicy}).
+ * deepagentsMem.read}, writes and edits to {@code deepagentsMem.write}, and a read-only request
+ * may not write or edit ({@link AccessPolicy}).
  */
 public final class MemoryFiles {
   public static final String ROOT = "/memories/";
   public static final String SUFFIX = ".md";
-  /** Largest file content a write or edit may leave, UTF-8 bytes. */
-  public static final int MAX_FILE_BYTES = 256 * 1024;
 
   private static final int EDIT_ATTEMPTS = 3;
 
-  private final ProfileCatalog profiles;
-  private final NamespaceResolver namespaces;
   private final AccessPolicy access;
 
   /** A file and its virtual path. */
   public record FileView(String path, MemoryFile file) {}
 
   @Inject
-  public MemoryFiles(ProfileCatalog profiles, NamespaceResolver namespaces, AccessPolicy access) {
-    this.profiles = requireNonNull(profiles, "profiles is null");
-    this.namespaces = requireNonNull(namespaces, "namespaces is null");
+  public MemoryFiles(AccessPolicy access) {
     this.access = requireNonNull(access, "access is null");
   }
 
@@ -50,31 +42,28 @@ public final class MemoryFiles {
    * Every file the scope can reach: one per enabled profile whose scope id the caller sent,
    * whether or not it was written yet (content left empty). Empty when deepagentsMem.read is off.
    */
-  public List<FileView> list(Scope scope) {
-    Ids.require("scope.workspace_id", scope.workspaceId());
+  public List<FileView> list(Scope scope, RequestOptions options) {
     List<FileView> out = new ArrayList<>();
-    for (ActiveProfile p : profiles.all()) {
-      if (p.files() == null || !access.mayReadFiles(p.spec()) || !namespaces.hasIdFor(scope, p.spec())) {
-        continue;
-      }
-      MemoryFile f = p.files().readFile(namespaces.resolve(scope, p.spec()));
-      out.add(new FileView(pathOf(p.id()), new MemoryFile("", f.etag(), f.updateTime())));
+    for (AccessPolicy.Target t : access.readable(scope, List.of(), Access.FILES_READ, options)) {
+      options.checkNotCancelled();
+      MemoryFile f = t.store().readFile(t.namespace());
+      out.add(new FileView(pathOf(t.profileId()), new MemoryFile("", f.etag(), f.updateTime())));
     }
     return List.copyOf(out);
   }
 
-  public FileView read(Scope scope, String path) {
-    Target t = target(scope, path);
-    access.checkReadFiles(t.profile().spec());
-    return new FileView(path, t.profile().files().readFile(t.namespace()));
+  public FileView read(Scope scope, String path, RequestOptions options) {
+    AccessPolicy.Target t = access.resolve(scope, profileOf(path), Access.FILES_READ, options);
+    return new FileView(path, t.store().readFile(t.namespace()));
   }
 
   /** Replaces the file; a non-empty {@code etag} that is stale is ABORTED. */
-  public FileView write(Scope scope, String path, String content, String etag) {
-    Target t = target(scope, path);
+  public FileView write(
+      Scope scope, String path, String content, String etag, RequestOptions options) {
+    String profileId = profileOf(path);
     checkSize(content);
-    access.checkWriteFiles(t.profile().spec());
-    return new FileView(path, t.profile().files().writeFile(t.namespace(), content, etag));
+    AccessPolicy.Target t = access.resolve(scope, profileId, Access.FILES_WRITE, options);
+    return new FileView(path, t.store().writeFile(t.namespace(), content, etag));
   }
 
   /**
@@ -83,17 +72,25 @@ public final class MemoryFiles {
    * the edit applies only to that version (ABORTED if stale); without one it applies to the latest,
    * retrying when a concurrent write lands between read and write.
    */
-  public FileView edit(Scope scope, String path, String oldText, String newText, String etag) {
-    Target t = target(scope, path);
+  public FileView edit(
+      Scope scope,
+      String path,
+      String oldText,
+      String newText,
+      String etag,
+      RequestOptions options) {
+    String profileId = profileOf(path);
     if (oldText.isEmpty()) {
       throw MemoryException.invalidArgument("old_text", "old_text is required");
     }
-    access.checkWriteFiles(t.profile().spec());
+    Limits.checkBytes("old_text", oldText, Limits.MAX_FILE_BYTES);
+    Limits.checkBytes("new_text", newText, Limits.MAX_FILE_BYTES);
+    AccessPolicy.Target t = access.resolve(scope, profileId, Access.FILES_WRITE, options);
     for (int attempt = 1; ; attempt++) {
-      MemoryFile current = t.profile().files().readFile(t.namespace());
+      MemoryFile current = t.store().readFile(t.namespace());
       if (!etag.isEmpty() && !etag.equals(current.etag())) {
         throw MemoryException.aborted(
-            "etag '" + etag + "' is stale; the file is now at '" + current.etag() + "'");
+            "etag " + Ids.quote(etag) + " is stale; the file is now at '" + current.etag() + "'");
       }
       String content = current.content();
       int at = content.indexOf(oldText);
@@ -107,27 +104,13 @@ public final class MemoryFiles {
       String edited = content.substring(0, at) + newText + content.substring(at + oldText.length());
       checkSize(edited);
       try {
-        return new FileView(
-            path, t.profile().files().writeFile(t.namespace(), edited, current.etag()));
+        return new FileView(path, t.store().writeFile(t.namespace(), edited, current.etag()));
       } catch (MemoryException e) {
         if (e.code() != MemoryException.Code.ABORTED || !etag.isEmpty() || attempt == EDIT_ATTEMPTS) {
           throw e;
         }
       }
     }
-  }
-
-  private record Target(ActiveProfile profile, Namespace namespace) {}
-
-  private Target target(Scope scope, String path) {
-    ActiveProfile profile = profiles.get(profileOf(path));
-    Namespace ns = namespaces.resolve(scope, profile.spec());
-    if (profile.spec().enabled() && profile.files() == null) {
-      throw MemoryException.unsupported(
-          "profile '" + profile.id() + "' has no memory file: its provider '" + profile.provider()
-              + "' keeps none and the " + ProfileCatalog.FILES_PROVIDER + " provider is absent");
-    }
-    return new Target(profile, ns);
   }
 
   /** The profile id of a path {@code /memories/<id>.md}; anything else is INVALID_ARGUMENT. */
@@ -141,16 +124,11 @@ public final class MemoryFiles {
         return id;
       }
     }
-    String shown = path.length() > 80 ? path.substring(0, 80) + "..." : path;
     throw MemoryException.invalidArgument(
-        "path", "path '" + shown + "' must be /memories/<profile>.md with a profile id");
+        "path", "path " + Ids.quote(path) + " must be /memories/<profile>.md with a profile id");
   }
 
   private static void checkSize(String content) {
-    int bytes = content.getBytes(StandardCharsets.UTF_8).length;
-    if (bytes > MAX_FILE_BYTES) {
-      throw MemoryException.resourceExhausted(
-          "content", "file would be " + bytes + " bytes; the limit is " + MAX_FILE_BYTES);
-    }
+    Limits.checkBytes("content", content, Limits.MAX_FILE_BYTES);
   }
 }

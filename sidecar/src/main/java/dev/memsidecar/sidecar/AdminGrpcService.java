@@ -52,7 +52,8 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
               .setId(p.id())
               .setScopeKind(p.scopeKind())
               .setProvider(p.provider())
-              .setEnabled(p.enabled()));
+              .setEnabled(p.enabled())
+              .putAllSettings(p.settings()));
     }
     out.onNext(res.build());
     out.onCompleted();

@@ -27,14 +27,14 @@ final class MemoryFileGrpcService extends MemoryFileServiceGrpc.MemoryFileServic
   public void listMemoryFiles(
       ListMemoryFilesRequest req, StreamObserver<ListMemoryFilesResponse> out) {
     ListMemoryFilesResponse.Builder res = ListMemoryFilesResponse.newBuilder();
-    files.list(ProtoMapping.scope(req.getScope())).forEach(f -> res.addFiles(file(f)));
+    files.list(ProtoMapping.scope(req.getScope()), ProtoMapping.options()).forEach(f -> res.addFiles(file(f)));
     out.onNext(res.build());
     out.onCompleted();
   }
 
   @Override
   public void readMemoryFile(ReadMemoryFileRequest req, StreamObserver<ReadMemoryFileResponse> out) {
-    var f = files.read(ProtoMapping.scope(req.getScope()), req.getPath());
+    var f = files.read(ProtoMapping.scope(req.getScope()), req.getPath(), ProtoMapping.options());
     out.onNext(ReadMemoryFileResponse.newBuilder().setFile(file(f)).build());
     out.onCompleted();
   }
@@ -44,7 +44,11 @@ final class MemoryFileGrpcService extends MemoryFileServiceGrpc.MemoryFileServic
       WriteMemoryFileRequest req, StreamObserver<WriteMemoryFileResponse> out) {
     var f =
         files.write(
-            ProtoMapping.scope(req.getScope()), req.getPath(), req.getContent(), req.getEtag());
+            ProtoMapping.scope(req.getScope()),
+            req.getPath(),
+            req.getContent(),
+            req.getEtag(),
+            ProtoMapping.options(req.getMetadataMap()));
     out.onNext(WriteMemoryFileResponse.newBuilder().setFile(file(f)).build());
     out.onCompleted();
   }
@@ -57,7 +61,8 @@ final class MemoryFileGrpcService extends MemoryFileServiceGrpc.MemoryFileServic
             req.getPath(),
             req.getOldText(),
             req.getNewText(),
-            req.getEtag());
+            req.getEtag(),
+            ProtoMapping.options(req.getMetadataMap()));
     out.onNext(EditMemoryFileResponse.newBuilder().setFile(file(f)).build());
     out.onCompleted();
   }

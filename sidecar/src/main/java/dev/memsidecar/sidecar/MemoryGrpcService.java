@@ -45,7 +45,8 @@ final class MemoryGrpcService extends MemoryServiceGrpc.MemoryServiceImplBase {
                 ProtoMapping.scores(req.getScores()),
                 ProtoMapping.validity(req.getValidity()),
                 req.getRequestId(),
-                req.getContext()));
+                req.getContext()),
+            ProtoMapping.options(req.getMetadataMap()));
     out.onNext(RememberResponse.newBuilder().setDecision(ProtoMapping.decision(decision)).build());
     out.onCompleted();
   }
@@ -61,7 +62,8 @@ final class MemoryGrpcService extends MemoryServiceGrpc.MemoryServiceImplBase {
                 req.getTopK(),
                 ProtoMapping.kinds(req.getKindsList()),
                 req.getTagsList(),
-                req.getMinScore()));
+                req.getMinScore()),
+            ProtoMapping.options());
     SearchResponse.Builder res = SearchResponse.newBuilder();
     hits.forEach(h -> res.addHits(ProtoMapping.hit(h)));
     out.onNext(res.build());
@@ -70,7 +72,11 @@ final class MemoryGrpcService extends MemoryServiceGrpc.MemoryServiceImplBase {
 
   @Override
   public void getMemory(GetMemoryRequest req, StreamObserver<GetMemoryResponse> out) {
-    var memory = engine.get(ProtoMapping.scope(req.getScope()), req.getProfile(), req.getId());
+    var memory = engine.get(
+            ProtoMapping.scope(req.getScope()),
+            req.getProfile(),
+            req.getId(),
+            ProtoMapping.options());
     out.onNext(GetMemoryResponse.newBuilder().setMemory(ProtoMapping.memory(memory)).build());
     out.onCompleted();
   }
@@ -84,7 +90,8 @@ final class MemoryGrpcService extends MemoryServiceGrpc.MemoryServiceImplBase {
                 req.getProfile(),
                 req.getPageSize(),
                 req.getPageToken(),
-                req.getIncludeInactive()));
+                req.getIncludeInactive()),
+            ProtoMapping.options());
     ListMemoriesResponse.Builder res =
         ListMemoriesResponse.newBuilder().setNextPageToken(page.nextPageToken());
     page.memories().forEach(m -> res.addMemories(ProtoMapping.memory(m)));
@@ -95,7 +102,11 @@ final class MemoryGrpcService extends MemoryServiceGrpc.MemoryServiceImplBase {
   @Override
   public void forgetMemory(ForgetMemoryRequest req, StreamObserver<ForgetMemoryResponse> out) {
     boolean forgotten =
-        engine.forget(ProtoMapping.scope(req.getScope()), req.getProfile(), req.getId());
+        engine.forget(
+            ProtoMapping.scope(req.getScope()),
+            req.getProfile(),
+            req.getId(),
+            ProtoMapping.options(req.getMetadataMap()));
     out.onNext(ForgetMemoryResponse.newBuilder().setForgotten(forgotten).build());
     out.onCompleted();
   }

@@ -5,6 +5,7 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.core.GateScores;
 import dev.memsidecar.core.MemoryHit;
+import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.StoredMemory;
 import dev.memsidecar.core.WriteDecision;
@@ -14,14 +15,30 @@ import dev.memsidecar.proto.v1.MemoryStatus;
 import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.Validity;
 import dev.memsidecar.proto.v1.WriteOutcome;
+import io.grpc.Context;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** Translates between the wire types of memsidecar.v1 and the engine's types. Stateless. */
 final class ProtoMapping {
   private ProtoMapping() {}
+
+  /**
+   * The options of a request without metadata: writable, cancelled when the gRPC call is (its
+   * client went away or its deadline passed). Call on the thread handling the call.
+   */
+  static RequestOptions options() {
+    return options(Map.of());
+  }
+
+  /** The options a request's metadata asks for ({@code memoryWrite}), cancelled with the call. */
+  static RequestOptions options(Map<String, String> metadata) {
+    Context call = Context.current();
+    return RequestOptions.fromMetadata(metadata).withCancellation(call::isCancelled);
+  }
 
   static Scope scope(dev.memsidecar.proto.v1.Scope s) {
     return new Scope(s.getWorkspaceId(), s.getUserId(), s.getAgentId(), s.getSessionId());

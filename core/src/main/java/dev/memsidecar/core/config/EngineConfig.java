@@ -15,6 +15,8 @@ import java.util.List;
  * @param embedder the embedder name, e.g. "hash"
  * @param maintenance {@code memory.maintenance}
  * @param pluginsDir the plugins folder (provider jars), or {@code null} for none; it need not exist
+ * @param filesProvider the provider that keeps the memory files of profiles whose own provider
+ *     keeps none ({@code memory.deepagentsMem.provider}), or {@code null} for none
  */
 public record EngineConfig(
     Path dataDir,
@@ -23,10 +25,12 @@ public record EngineConfig(
     double gateThreshold,
     String embedder,
     Maintenance maintenance,
-    Path pluginsDir) {
+    Path pluginsDir,
+    String filesProvider) {
 
   public static final double DEFAULT_GATE_THRESHOLD = 7.0;
   public static final String DEFAULT_EMBEDDER = "hash";
+  public static final String DEFAULT_FILES_PROVIDER = "deepagents-files";
 
   public EngineConfig {
     requireNonNull(dataDir, "dataDir is null");
@@ -38,7 +42,7 @@ public record EngineConfig(
 
   /**
    * The embedded defaults: profiles workspace and user on langmem-sqlite, all flags on, no plugins
-   * folder.
+   * folder, memory files kept by deepagents-files.
    */
   public static EngineConfig defaults(Path dataDir) {
     return new EngineConfig(
@@ -48,6 +52,7 @@ public record EngineConfig(
         DEFAULT_GATE_THRESHOLD,
         DEFAULT_EMBEDDER,
         Maintenance.DEFAULT,
-        null);
+        null,
+        DEFAULT_FILES_PROVIDER);
   }
 }

@@ -82,6 +82,9 @@ public final class ConfigLoader {
       YamlSection.keys(
           "enabled", "deepagentsMem", "LangMem", "maintenance", "refs", "gate", "embedder");
   private static final Set<String> FLAG_KEYS = YamlSection.keys("read", "write");
+  private static final Set<String> DEEPAGENTS_KEYS = YamlSection.keys("read", "write", "provider");
+  /** {@code memory.deepagentsMem.provider} value that keeps no memory files for other providers. */
+  public static final String NO_FILES_PROVIDER = "none";
   private static final Set<String> MAINTENANCE_KEYS =
       YamlSection.keys("enabled", "schedule", "prompt");
   private static final Set<String> GATE_KEYS = YamlSection.keys("threshold");
@@ -143,7 +146,8 @@ public final class ConfigLoader {
             draft.gate,
             draft.embedder,
             draft.maintenance,
-            draft.pluginsDir);
+            draft.pluginsDir,
+            draft.filesProvider);
     return new SidecarConfig(draft.host, draft.port, draft.dataDir, workspace, engine);
   }
 
@@ -158,6 +162,7 @@ public final class ConfigLoader {
     Maintenance maintenance;
     double gate;
     String embedder;
+    String filesProvider;
 
     Draft(Path dataDir) {
       this.dataDir = dataDir;
@@ -166,6 +171,7 @@ public final class ConfigLoader {
       maintenance = engineDefaults.maintenance();
       gate = engineDefaults.gateThreshold();
       embedder = engineDefaults.embedder();
+      filesProvider = engineDefaults.filesProvider();
     }
   }
 
@@ -200,7 +206,10 @@ public final class ConfigLoader {
             dir -> draft.pluginsDir = resolveData(workspace, dir, root::invalid, "plugins"));
 
     YamlSection memory = root.section("memory").allowOnly(MEMORY_KEYS);
-    YamlSection deep = memory.section("deepagentsMem").allowOnly(FLAG_KEYS);
+    YamlSection deep = memory.section("deepagentsMem").allowOnly(DEEPAGENTS_KEYS);
+    deep.nonBlankString("provider")
+        .ifPresent(
+            name -> draft.filesProvider = name.equals(NO_FILES_PROVIDER) ? null : name);
     YamlSection lang = memory.section("LangMem").allowOnly(FLAG_KEYS);
     Flags defaults = draft.flags;
     Flags flags =
