@@ -1,11 +1,9 @@
 package dev.memsidecar.core;
 
+import dev.memsidecar.api.Digests;
 import dev.memsidecar.api.MemoryException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.HexFormat;
 
 /**
  * Opaque AIP-158 page tokens: a store's cursor bound to the request it came from (profile,
@@ -50,12 +48,6 @@ final class PageTokens {
   }
 
   private static String fingerprint(String requestKey) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(requestKey.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError("SHA-256 is always present", e);
-    }
+    return Digests.sha256Hex(requestKey, 16);
   }
 }

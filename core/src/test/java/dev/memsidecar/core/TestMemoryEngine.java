@@ -8,15 +8,11 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Validity;
-import dev.memsidecar.toolkit.HashEmbedder;
 import dev.memsidecar.core.config.Flags;
-import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.ScopeKind;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,13 +22,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The engine over the real langmem-sqlite provider (found with ServiceLoader), H2 in a temp dir. */
+/** The engine over the kit's in-memory provider, wired by hand ({@link Engines}). */
 class TestMemoryEngine {
   @TempDir Path data;
 
-  private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final ProfileSpec disabled =
-      new ProfileSpec("archive", ScopeKind.WORKSPACE, "langmem", false, "", Map.of(), Map.of());
+  private final AtomicReference<Instant> now =
+      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
   private MemoryEngine engine;
 
   @BeforeEach
@@ -46,50 +41,26 @@ class TestMemoryEngine {
   }
 
   private MemoryEngine engine(Flags flags) {
-    HashEmbedder embedder = new HashEmbedder();
-    ProviderRegistry registry = ProviderRegistry.load(getClass().getClassLoader());
-    List<ProfileSpec> specs =
+    return Engines.open(
+        data,
+        flags,
         List.of(
-            ProfileSpec.of("workspace", ScopeKind.WORKSPACE),
-            ProfileSpec.of("user", ScopeKind.USER),
-            disabled);
-    Clock clock =
-        new Clock() {
-          @Override
-          public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-          }
-
-          @Override
-          public Clock withZone(java.time.ZoneId zone) {
-            return this;
-          }
-
-          @Override
-          public Instant instant() {
-            return now.get();
-          }
-        };
-    ProfileCatalog catalog = new ProfileCatalog(specs, registry, embedder, data);
-    AccessPolicy access = new AccessPolicy(flags);
-    return new MemoryEngine(
-        catalog,
-        registry,
-        embedder,
-        new NamespaceResolver(),
-        access,
-        new WriteGate(7.0),
-        clock,
-        new MemoryFiles(catalog, new NamespaceResolver(), access));
+            Engines.profile("workspace", ScopeKind.WORKSPACE),
+            Engines.profile("user", ScopeKind.USER),
+            Engines.disabled("archive", ScopeKind.WORKSPACE)),
+        Engines.clock(now::get));
   }
 
   private WriteDecision remember(Scope scope, String profile, String content, String requestId) {
     return engine.remember(
-        new RememberInput(scope, profile, content, null, List.of(), Map.of(), null, null, requestId, ""));
+        new RememberInput(
+            scope, profile, content, null, List.of(), Map.of(), null, null, requestId, ""),
+        RequestOptions.DEFAULT);
   }
 
   private List<MemoryHit> search(Scope scope, String query, List<String> profiles) {
-    return engine.search(new SearchInput(scope, query, profiles, 0, Set.of(), List.of(), 0));
+    return engine.search(
+        new SearchInput(scope, query, profiles, 0, Set.of(), List.of(), 0), RequestOptions.DEFAULT);
   }
 
   @Test
@@ -98,7 +69,7 @@ class TestMemoryEngine {
     WriteDecision first = remember(scope, "", "Deploys happen on Tuesdays", "req-1");
     WriteDecision again = remember(scope, "", "Deploys happen on Tuesdays", "req-1");
     assertEquals(first.memory().record().id(), again.memory().record().id());
-    assertEquals(1, engine.list(new ListInput(scope, "", 0, "", false)).memories().size());
+    assertEquals(1, list(scope, "", false).memories().size());
     // The same request id in another workspace is another request.
     WriteDecision other = remember(Scope.workspace("globex"), "", "Deploys happen on Tuesdays", "req-1");
     assertTrue(!other.memory().record().id().equals(first.memory().record().id()));
@@ -127,7 +98,8 @@ class TestMemoryEngine {
         engine.remember(
             new RememberInput(
                 scope, "", "Standup moved to 10am this week", MemoryKind.EPISODIC, List.of(),
-                Map.of(), null, Validity.SHORT_TERM, "", ""));
+                Map.of(), null, Validity.SHORT_TERM, "", ""),
+            RequestOptions.DEFAULT);
     assertEquals(now.get().plus(MemoryEngine.SHORT_TERM_TTL), d.memory().record().expireTime());
     assertEquals(1, search(scope, "standup", List.of()).size());
     now.set(now.get().plus(MemoryEngine.SHORT_TERM_TTL).plus(Duration.ofSeconds(1)));
@@ -138,15 +110,15 @@ class TestMemoryEngine {
   void forgetHidesFromSearchAndListButGetShowsStatus() {
     Scope scope = Scope.workspace("acme");
     String id = remember(scope, "", "VPN host is vpn.acme.test", "").memory().record().id();
-    assertTrue(engine.forget(scope, "", id));
-    assertTrue(engine.forget(scope, "", id));
-    assertEquals(MemoryStatus.FORGOTTEN, engine.get(scope, "", id).record().status());
+    assertTrue(engine.forget(scope, "", id, RequestOptions.DEFAULT));
+    assertTrue(engine.forget(scope, "", id, RequestOptions.DEFAULT));
+    assertEquals(MemoryStatus.FORGOTTEN, engine.get(scope, "", id, RequestOptions.DEFAULT).record().status());
     assertEquals(0, search(scope, "vpn host", List.of()).size());
-    assertEquals(0, engine.list(new ListInput(scope, "", 0, "", false)).memories().size());
-    assertEquals(1, engine.list(new ListInput(scope, "", 0, "", true)).memories().size());
+    assertEquals(0, list(scope, "", false).memories().size());
+    assertEquals(1, list(scope, "", true).memories().size());
     assertEquals(
         MemoryException.Code.NOT_FOUND,
-        assertThrows(MemoryException.class, () -> engine.forget(Scope.workspace("other"), "", id))
+        assertThrows(MemoryException.class, () -> engine.forget(Scope.workspace("other"), "", id, RequestOptions.DEFAULT))
             .code());
   }
 
@@ -163,34 +135,22 @@ class TestMemoryEngine {
   }
 
   @Test
-  void readOnlyRequestAndWriteFlagStoreNothing() {
-    Scope scope = Scope.workspace("acme");
-    assertThrows(
-        MemoryException.class,
-        () ->
-            engine.remember(
-                new RememberInput(
-                    scope, "", "not stored", null, List.of(), Map.of("memoryWrite", "false"),
-                    null, null, "", "")));
-    engine.close();
-    engine = engine(new Flags(true, true, true, false));
-    assertThrows(MemoryException.class, () -> remember(scope, "", "not stored either", ""));
-    assertEquals(0, engine.list(new ListInput(scope, "", 0, "", true)).memories().size());
-  }
-
-  @Test
   void pageTokenOfOneUserIsRefusedForAnother() {
     for (int i = 0; i < 3; i++) {
       remember(Scope.user("acme", "alice"), "user", "alice fact " + i, "");
     }
-    MemoryPage page = engine.list(new ListInput(Scope.user("acme", "alice"), "user", 2, "", false));
+    MemoryPage page =
+        engine.list(
+            new ListInput(Scope.user("acme", "alice"), "user", 2, "", false),
+            RequestOptions.DEFAULT);
     assertEquals(2, page.memories().size());
     MemoryException e =
         assertThrows(
             MemoryException.class,
             () ->
                 engine.list(
-                    new ListInput(Scope.user("acme", "bob"), "user", 2, page.nextPageToken(), false)));
+                    new ListInput(Scope.user("acme", "bob"), "user", 2, page.nextPageToken(), false),
+                    RequestOptions.DEFAULT));
     assertEquals("page_token", e.field());
   }
 
@@ -202,5 +162,23 @@ class TestMemoryEngine {
             () -> remember(Scope.workspace("acme"), "", "x".repeat(Limits.MAX_CONTENT_BYTES + 1), ""));
     assertEquals(MemoryException.Code.RESOURCE_EXHAUSTED, e.code());
     assertEquals("content", e.field());
+  }
+
+  @Test
+  void searchStopsWhenTheCallerHasGone() {
+    remember(Scope.user("acme", "alice"), "user", "Alice prefers green tea", "");
+    MemoryException e =
+        assertThrows(
+            MemoryException.class,
+            () ->
+                engine.search(
+                    new SearchInput(
+                        Scope.user("acme", "alice"), "tea", List.of(), 0, Set.of(), List.of(), 0),
+                    new RequestOptions(false, () -> true)));
+    assertEquals(MemoryException.Code.CANCELLED, e.code());
+  }
+
+  private MemoryPage list(Scope scope, String profile, boolean includeInactive) {
+    return engine.list(new ListInput(scope, profile, 0, "", includeInactive), RequestOptions.DEFAULT);
   }
 }

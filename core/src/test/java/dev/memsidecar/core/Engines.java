@@ -1,0 +1,92 @@
+package dev.memsidecar.core;
+
+import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.MemoryProvider;
+import dev.memsidecar.conformance.InMemoryProvider;
+import dev.memsidecar.core.config.Flags;
+import dev.memsidecar.core.config.ProfileSpec;
+import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.toolkit.HashEmbedder;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Engines for core's tests, wired by hand over the kit's {@link InMemoryProvider} (records and
+ * memory files, kept per data directory for the life of the JVM, so an engine reopened on the same
+ * directory finds what an earlier one wrote).
+ */
+final class Engines {
+  static final String PROVIDER = InMemoryProvider.NAME;
+
+  private Engines() {}
+
+  /** An enabled profile on the in-memory provider. */
+  static ProfileSpec profile(String id, ScopeKind scope) {
+    return new ProfileSpec(id, scope, PROVIDER, true, "", Map.of(), Map.of());
+  }
+
+  /** A disabled profile on the in-memory provider. */
+  static ProfileSpec disabled(String id, ScopeKind scope) {
+    return new ProfileSpec(id, scope, PROVIDER, false, "", Map.of(), Map.of());
+  }
+
+  /** Providers given directly, as the classpath would hold them. */
+  static NamedServices<MemoryProvider> providers(MemoryProvider... providers) {
+    return NamedServices.of(
+        "memory provider", MemoryProvider::name, MemoryProvider::aliases, List.of(providers));
+  }
+
+  static MemoryEngine open(Path data, Flags flags, List<ProfileSpec> specs, Clock clock) {
+    return open(data, flags, specs, clock, providers(new InMemoryProvider()), null);
+  }
+
+  /**
+   * @param filesProvider the provider keeping memory files for profiles whose own keeps none
+   */
+  static MemoryEngine open(
+      Path data,
+      Flags flags,
+      List<ProfileSpec> specs,
+      Clock clock,
+      NamedServices<MemoryProvider> providers,
+      String filesProvider) {
+    Embedder embedder = new HashEmbedder();
+    ProfileCatalog catalog = new ProfileCatalog(specs, providers, embedder, data, filesProvider);
+    AccessPolicy access = new AccessPolicy(catalog, new NamespaceResolver(), flags);
+    return new MemoryEngine(
+        catalog,
+        providers,
+        embedder,
+        access,
+        new WriteGate(7.0),
+        clock,
+        new MemoryFiles(access),
+        Plugins.none());
+  }
+
+  /** A clock that reads {@code now}. */
+  static Clock clock(Supplier<Instant> now) {
+    return new Clock() {
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return now.get();
+      }
+    };
+  }
+}
