@@ -61,6 +61,20 @@ class TestAdmin {
     Fixtures.writeFlags(configuredWorkspace, false, true, true, false);
     Fixtures.writeProfile(configuredWorkspace, "team", "agent", true);
     Fixtures.writeProfile(configuredWorkspace, "scratch", "session", false);
+    Fixtures.write(
+        configuredWorkspace.resolve("config/memory/vault.yaml"),
+        """
+        apiVersion: memsidecar.dev/v1
+        kind: Memory
+        metadata:
+          name: vault
+        spec:
+          provider: langmem-sqlite
+          profile: workspace
+          settings:
+            jdbc.user: vault
+            jdbc.password: s3cret-pw
+        """);
     configured = SidecarProcess.start(configuredWorkspace);
   }
 
@@ -110,6 +124,21 @@ class TestAdmin {
             .setLangmemWrite(false)
             .build(),
         status.getFlags());
+  }
+
+  @Test
+  void statusShowsProfileSettingsWithSecretsMasked() {
+    GetStatusResponse status =
+        configured.admin().getStatus(GetStatusRequest.getDefaultInstance());
+    ProfileStatus vault =
+        status.getProfilesList().stream()
+            .filter(p -> p.getId().equals("vault"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(status.toString()));
+    assertEquals(
+        Map.of("jdbc.user", "vault", "jdbc.password", "***"), vault.getSettingsMap());
+    assertFalse(status.toString().contains("s3cret-pw"), status::toString);
+    assertFalse(configured.stderr().contains("s3cret-pw"), "logged a secret");
   }
 
   @Test

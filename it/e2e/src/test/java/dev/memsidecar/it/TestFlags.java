@@ -10,14 +10,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memsidecar.proto.v1.EditMemoryFileRequest;
 import dev.memsidecar.proto.v1.ForgetMemoryRequest;
 import dev.memsidecar.proto.v1.GetMemoryRequest;
 import dev.memsidecar.proto.v1.ListMemoriesRequest;
 import dev.memsidecar.proto.v1.Memory;
 import dev.memsidecar.proto.v1.MemoryStatus;
+import dev.memsidecar.proto.v1.ReadMemoryFileRequest;
 import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchRequest;
+import dev.memsidecar.proto.v1.WriteMemoryFileRequest;
 import io.grpc.Status;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The LangMem flags, the per-request {@code memoryWrite} metadata and a profile's enabled bit.
+ * The LangMem flags, the per-request {@code memoryWrite} metadata (read-only: no Remember, Forget,
+ * file write or edit) and a profile's enabled bit.
  * Memories are written once with everything on; each test then starts a sidecar on a copy of that
  * data with its own configuration.
  */
@@ -113,6 +117,42 @@ class TestFlags {
       for (Memory hit : search(sidecar.memory(), SCOPE, "search ranking model benchmarks")) {
         assertFalse(hit.getContent().equals(content), () -> "stored despite memoryWrite=false");
       }
+    }
+  }
+
+  @Test
+  void memoryWriteFalseMetadataDeniesForgetAndFileWritesAndChangesNothing() {
+    try (SidecarProcess sidecar = startWith(true, true, true, true, true)) {
+      String path = "/memories/" + TEAM + ".md";
+      var written =
+          sidecar.files().writeMemoryFile(WriteMemoryFileRequest.newBuilder().setScope(SCOPE)
+              .setPath(path).setContent("# team\nbackups at 3am\n").build()).getFile();
+
+      assertStatus(
+          Status.Code.PERMISSION_DENIED,
+          () -> sidecar.memory().forgetMemory(ForgetMemoryRequest.newBuilder().setScope(SCOPE)
+              .setProfile(TEAM).setId(teamMemory.getId()).putMetadata("memoryWrite", "false")
+              .build()));
+      assertStatus(
+          Status.Code.PERMISSION_DENIED,
+          () -> sidecar.files().writeMemoryFile(WriteMemoryFileRequest.newBuilder()
+              .setScope(SCOPE).setPath(path).setContent("# replaced\n")
+              .putMetadata("memoryWrite", "false").build()));
+      assertStatus(
+          Status.Code.PERMISSION_DENIED,
+          () -> sidecar.files().editMemoryFile(EditMemoryFileRequest.newBuilder()
+              .setScope(SCOPE).setPath(path).setOldText("3am").setNewText("4am")
+              .putMetadata("memoryWrite", "FALSE").build()));
+
+      assertEquals(MemoryStatus.MEMORY_STATUS_ACTIVE, get(sidecar, TEAM, teamMemory.getId())
+          .getStatus());
+      var now =
+          sidecar.files().readMemoryFile(ReadMemoryFileRequest.newBuilder().setScope(SCOPE)
+              .setPath(path).build()).getFile();
+      assertEquals(written.getContent(), now.getContent());
+      assertEquals(written.getEtag(), now.getEtag());
+      // Reads are not writes: a read-only request may still search.
+      assertTrue(ids(search(sidecar.memory(), SCOPE, QUERY)).contains(teamMemory.getId()));
     }
   }
 

@@ -52,7 +52,8 @@ class TestPlugins {
               .findFirst()
               .orElseThrow();
       assertEquals("acme-notes.jar", info.getSource());
-      // Its class loader shows it the SPI and the JDK, not the engine.
+      // Its class loader shows it the SPI and the JDK, not the engine; every call into it runs
+      // with that loader as the context class loader (its store fails calls otherwise).
       assertEquals("false", info.getDetailsMap().get("sees-core"), info::toString);
       assertEquals("classpath", sourceOf(status, "langmem-sqlite"));
 
