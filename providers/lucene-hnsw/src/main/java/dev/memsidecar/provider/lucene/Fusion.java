@@ -1,6 +1,9 @@
 package dev.memsidecar.provider.lucene;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * How the two ranked lists of a hybrid search, kNN over embeddings and BM25 over terms, become one
@@ -40,6 +43,10 @@ enum Fusion {
 
   /** The weight {@code w} of vector similarity in {@link #BLEND}. */
   static final float VECTOR_WEIGHT = 0.5f;
+
+  /** The {@link #settingValue()} of every mode. */
+  static final Set<String> SETTING_VALUES =
+      Arrays.stream(values()).map(Fusion::settingValue).collect(Collectors.toUnmodifiableSet());
 
   /**
    * The fused score in 0..1.
@@ -82,13 +89,13 @@ enum Fusion {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** The mode named {@code value} (any case), or null. */
-  static Fusion fromSetting(String value) {
+  /** The mode whose {@link #settingValue()} is {@code value}. */
+  static Fusion ofSetting(String value) {
     for (Fusion f : values()) {
-      if (f.settingValue().equals(value.trim().toLowerCase(Locale.ROOT))) {
+      if (f.settingValue().equals(value)) {
         return f;
       }
     }
-    return null;
+    throw new IllegalArgumentException("no fusion mode '" + value + "'; known: " + SETTING_VALUES);
   }
 }

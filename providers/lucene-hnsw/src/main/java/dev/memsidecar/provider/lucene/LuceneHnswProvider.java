@@ -3,7 +3,6 @@ package dev.memsidecar.provider.lucene;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Capability;
-import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.ProviderContext;
@@ -79,11 +78,11 @@ public final class LuceneHnswProvider implements MemoryProvider {
     context.requireOnly(KNOWN);
     LuceneHnswStore.Options options =
         new LuceneHnswStore.Options(
-            intSetting(context, M, DEFAULT_M, 2, 512),
-            intSetting(context, BEAM_WIDTH, DEFAULT_BEAM_WIDTH, 2, 3200),
-            intSetting(context, EF_SEARCH, DEFAULT_EF_SEARCH, 1, LuceneHnswStore.MAX_DEPTH),
-            intSetting(context, COMMIT_MAX_WAIT_MS, DEFAULT_COMMIT_MAX_WAIT_MS, 0, 1000),
-            fusion(context));
+            context.intSetting(M, DEFAULT_M, 2, 512),
+            context.intSetting(BEAM_WIDTH, DEFAULT_BEAM_WIDTH, 2, 3200),
+            context.intSetting(EF_SEARCH, DEFAULT_EF_SEARCH, 1, HybridSearcher.MAX_DEPTH),
+            context.intSetting(COMMIT_MAX_WAIT_MS, DEFAULT_COMMIT_MAX_WAIT_MS, 0, 1000),
+            Fusion.ofSetting(context.choiceSetting(FUSION, DEFAULT_FUSION, Fusion.SETTING_VALUES)));
     return LuceneHnswStore.open(
         context.profileId(), context.dataDirectory().resolve("index"), context.embedder(), options);
   }
@@ -114,50 +113,5 @@ public final class LuceneHnswProvider implements MemoryProvider {
         impl,
         module ? "present" : "absent",
         Runtime.version().feature());
-  }
-
-  private static Fusion fusion(ProviderContext context) {
-    String raw = context.stringSetting(FUSION, DEFAULT_FUSION);
-    Fusion f = Fusion.fromSetting(raw);
-    if (f == null) {
-      throw MemoryException.invalidArgument(
-          settingField(FUSION),
-          "profile '"
-              + context.profileId()
-              + "': "
-              + FUSION
-              + " must be 'rrf' or 'blend': '"
-              + raw
-              + "'");
-    }
-    return f;
-  }
-
-  private static int intSetting(
-      ProviderContext context, String key, int fallback, int min, int max) {
-    String raw = context.stringSetting(key, Integer.toString(fallback));
-    int value;
-    try {
-      value = Integer.parseInt(raw.trim());
-    } catch (NumberFormatException e) {
-      value = min - 1;
-    }
-    if (value < min || value > max) {
-      throw MemoryException.invalidArgument(
-          settingField(key),
-          String.format(
-              Locale.ROOT,
-              "profile '%s': %s must be an integer %d..%d: '%s'",
-              context.profileId(),
-              key,
-              min,
-              max,
-              raw));
-    }
-    return value;
-  }
-
-  private static String settingField(String key) {
-    return "spec.settings." + key;
   }
 }

@@ -1,5 +1,6 @@
 package dev.memsidecar.provider.lucene;
 
+import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
@@ -64,6 +65,62 @@ final class RecordDocument {
   /** The vector field for embeddings of {@code dimensions}: a new length gets a new field. */
   static String vectorField(int dimensions) {
     return "vector" + dimensions;
+  }
+
+  /**
+   * The vector of {@code r} for its vector field: {@link #embed} of {@link
+   * MemoryRecord#indexedText()}, or null when {@code r} is not ACTIVE (nothing else is searched by
+   * vector).
+   */
+  static float[] embedding(MemoryRecord r, Embedder embedder) {
+    return r.status() == MemoryStatus.ACTIVE ? embed(embedder, r.indexedText()) : null;
+  }
+
+  /**
+   * {@code embedder}'s embedding of {@code text} as a unit vector, or null when it is all zeros.
+   *
+   * @throws MemoryException INTERNAL if the embedder returns a vector of another length than it
+   *     declares, or one holding a NaN or an infinity
+   */
+  static float[] embed(Embedder embedder, String text) {
+    float[] v = embedder.embed(text);
+    if (v == null || v.length != embedder.dimensions()) {
+      throw MemoryException.internal(
+          "lucene-hnsw: embedder '"
+              + embedder.name()
+              + "' returned "
+              + (v == null ? "null" : v.length + " dimensions")
+              + " instead of "
+              + embedder.dimensions(),
+          null);
+    }
+    try {
+      return unitOrNull(v);
+    } catch (IllegalArgumentException e) {
+      throw MemoryException.internal(
+          "lucene-hnsw: embedder '"
+              + embedder.name()
+              + "' returned a vector that is not finite: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /**
+   * {@code v} as a unit vector ({@link Embedder#unit}), or null when it is all zeros: such a vector
+   * has no direction, so it is neither indexed nor searched with. With unit vectors on both sides
+   * the index's dot product is the cosine.
+   *
+   * @throws IllegalArgumentException if {@code v} holds a NaN or an infinity
+   */
+  static float[] unitOrNull(float[] v) {
+    float[] unit = Embedder.unit(v);
+    for (float x : unit) {
+      if (x != 0) {
+        return unit;
+      }
+    }
+    return null;
   }
 
   static Term key(Namespace namespace, String id) {

@@ -52,17 +52,7 @@ class TestLuceneHnswProvider {
   }
 
   @Test
-  public void rejectsAnUnknownSettingNamingIt() {
-    MemoryException e =
-        assertThrows(MemoryException.class, () -> Fixtures.open(dir, Map.of("hnsw.ef", "10")));
-    assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
-    assertEquals("spec.settings.hnsw.ef", e.field());
-    assertTrue(
-        e.getMessage().contains("hnsw.ef_search"), "lists known settings: " + e.getMessage());
-  }
-
-  @Test
-  public void rejectsBadValuesNamingTheSettingAndValue() {
+  public void rejectsBadValuesNamingTheSetting() {
     Map<String, String> bad =
         Map.of(
             "hnsw.m", "1",
@@ -78,7 +68,6 @@ class TestLuceneHnswProvider {
               e.toString());
       assertEquals(MemoryException.Code.INVALID_ARGUMENT, ex.code(), e.toString());
       assertEquals("spec.settings." + e.getKey(), ex.field(), e.toString());
-      assertTrue(ex.getMessage().contains("'" + e.getValue() + "'"), ex.getMessage());
     }
   }
 
@@ -96,5 +85,8 @@ class TestLuceneHnswProvider {
     String info = LuceneHnswProvider.vectorizationInfo();
     assertTrue(info.contains("VectorUtilSupport"), info);
     assertTrue(info.contains("jdk.incubator.vector"), info);
+    Map<String, String> details = new LuceneHnswProvider().details();
+    assertEquals(info, details.get("vectorization"));
+    assertEquals(info.startsWith("Panama") ? "on" : "off", details.get("simd"), info);
   }
 }

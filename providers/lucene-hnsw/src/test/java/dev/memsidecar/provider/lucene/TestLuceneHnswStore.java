@@ -10,22 +10,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.ListQuery;
 import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryException.Code;
 import dev.memsidecar.api.MemoryRecord;
-import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
-import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.toolkit.HashEmbedder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -33,11 +28,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * What is particular to this provider: Lucene's text analysis, the filter inside the HNSW search,
+ * the two fusion modes and their score scale, re-embedding, wide vectors, group commit, and its
+ * error codes. What every store promises is {@link TestLuceneHnswConformance}'s job.
+ */
 class TestLuceneHnswStore {
   private static final Namespace ALICE = Namespace.of("acme:user:alice:user");
-  private static final Namespace BOB = Namespace.of("acme:user:bob:user");
 
   @TempDir Path dir;
   private final List<LuceneHnswStore> opened = new ArrayList<>();
@@ -61,6 +61,10 @@ class TestLuceneHnswStore {
     return new SearchQuery(text, null, topK, Set.of(), List.of(), 0f, T0.plusSeconds(60));
   }
 
+  private static SearchQuery byVector(float[] vector, int topK) {
+    return new SearchQuery("", vector, topK, Set.of(), List.of(), 0f, T0.plusSeconds(60));
+  }
+
   private static List<String> ids(List<ScoredRecord> hits) {
     return hits.stream().map(h -> h.record().id()).toList();
   }
@@ -71,7 +75,12 @@ class TestLuceneHnswStore {
     return hits.get(0).record().id();
   }
 
-  // ---- text matching
+  private static void assertCode(Code code, Executable call, String what) {
+    MemoryException e = assertThrows(MemoryException.class, call, what);
+    assertEquals(code, e.code(), what + ": " + e.getMessage());
+  }
+
+  // ---- text analysis
 
   @Test
   public void englishMatchesAcrossInflectionsAndCase() {
@@ -117,10 +126,10 @@ class TestLuceneHnswStore {
     assertEquals("The user prefers green tea", hits.get(0).record().content());
   }
 
-  // ---- filters inside the searches
+  // ---- the filter inside the HNSW search
 
   @Test
-  public void namespaceFilterRunsInsideKnnNotAfterIt() {
+  public void vectorSearchAppliesTheNamespaceFilterInsideTheGraphNotAfterIt() {
     // A lower beam width only to build the graph of 20,000 vectors faster.
     LuceneHnswStore store = open(Map.of("hnsw.beam_width", "32"));
     Namespace big = Namespace.of("big");
@@ -144,13 +153,10 @@ class TestLuceneHnswStore {
     // Vector only (no query text): every big record is closer to the query than any small one,
     // so a filter applied after a global top-k would find none of the five.
     float[] q = new HashEmbedder().embed(topic);
-    SearchQuery byVector = new SearchQuery("", q, 10, Set.of(), List.of(), 0f, T0.plusSeconds(60));
-    List<ScoredRecord> smallHits = store.search(small, byVector);
+    List<ScoredRecord> smallHits = store.search(small, byVector(q, 10));
     assertEquals(List.of("s0", "s1", "s2", "s3", "s4"), ids(smallHits).stream().sorted().toList());
     float bestSmall = smallHits.get(0).score();
-    SearchQuery byVectorDeep =
-        new SearchQuery("", q, 1000, Set.of(), List.of(), 0f, T0.plusSeconds(60));
-    List<ScoredRecord> bigHits = store.search(big, byVectorDeep);
+    List<ScoredRecord> bigHits = store.search(big, byVector(q, 1000));
     assertEquals(1000, bigHits.size());
     assertTrue(
         bigHits.get(999).score() > bestSmall,
@@ -160,159 +166,12 @@ class TestLuceneHnswStore {
             + bestSmall);
 
     // 300 records: more than the kNN depth, so Lucene walks the graph with the filter.
-    List<ScoredRecord> midHits = store.search(mid, byVector);
+    List<ScoredRecord> midHits = store.search(mid, byVector(q, 10));
     assertEquals(10, midHits.size());
     assertTrue(midHits.stream().allMatch(h -> h.record().namespace().equals(mid)));
-
-    // Hybrid: the small namespace's records share the word "cluster" with the query.
-    List<ScoredRecord> hybrid = store.search(small, query(topic, 10));
-    assertEquals(List.of("s0", "s1", "s2", "s3", "s4"), ids(hybrid).stream().sorted().toList());
   }
 
-  @Test
-  public void inactiveRecordsKeepTheirDocumentButAreNeverSearched() {
-    LuceneHnswStore store = open(Map.of());
-    MemoryRecord r = record(ALICE, "r1", "the staging password rotates weekly");
-    store.put(r.toBuilder().status(MemoryStatus.FORGOTTEN).build());
-    store.put(record(ALICE, "r2", "lunch at noon"));
-
-    assertEquals(MemoryStatus.FORGOTTEN, store.get(ALICE, "r1").orElseThrow().status());
-    assertEquals(2, store.list(ALICE, new ListQuery(10, null, true)).records().size());
-    assertEquals(
-        List.of("r2"),
-        store.list(ALICE, new ListQuery(10, null, false)).records().stream()
-            .map(MemoryRecord::id)
-            .toList());
-    assertFalse(ids(store.search(ALICE, query("staging password", 10))).contains("r1"));
-
-    store.put(r);
-    assertEquals("r1", first(store, ALICE, "staging password"));
-  }
-
-  @Test
-  public void expiryIsJudgedInsideTheQueryAtItsInstant() {
-    LuceneHnswStore store = open(Map.of());
-    Instant expire = T0.plusSeconds(3600);
-    store.put(record(ALICE, "short", "parking spot B12 today").toBuilder()
-            .validity(dev.memsidecar.api.Validity.SHORT_TERM)
-            .expireTime(expire)
-            .build());
-    SearchQuery before =
-        new SearchQuery("parking", null, 5, Set.of(), List.of(), 0f, expire.minusNanos(1));
-    SearchQuery at = new SearchQuery("parking", null, 5, Set.of(), List.of(), 0f, expire);
-    assertEquals(List.of("short"), ids(store.search(ALICE, before)));
-    assertEquals(List.of(), ids(store.search(ALICE, at)));
-  }
-
-  // ---- writes: visibility, group commit, delete
-
-  @Test
-  public void everyWriteIsVisibleToTheNextRead() {
-    LuceneHnswStore store = open(Map.of());
-    for (int i = 0; i < 20; i++) {
-      MemoryRecord r = record(ALICE, "r" + i, "visible note " + i + " zebra" + i, T0.plusMillis(i));
-      store.put(r);
-      assertEquals(Optional.of(r), store.get(ALICE, r.id()));
-      assertEquals(r, store.list(ALICE, new ListQuery(1, null, false)).records().get(0));
-      assertEquals(r.id(), first(store, ALICE, "zebra" + i));
-    }
-    assertTrue(store.delete(ALICE, "r3"));
-    assertEquals(Optional.empty(), store.get(ALICE, "r3"));
-    assertFalse(ids(store.search(ALICE, query("zebra3", 20))).contains("r3"));
-    assertFalse(store.delete(ALICE, "r3"), "a second delete finds nothing");
-    assertFalse(store.delete(BOB, "r4"), "another namespace's id");
-  }
-
-  @Test
-  public void concurrentWritersShareCommits() throws Exception {
-    LuceneHnswStore store = open(Map.of("commit.max_wait_ms", "20"));
-    int threads = 4;
-    int perThread = 40;
-    long commitsBefore = store.commits();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch start = new CountDownLatch(1);
-    List<Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      int thread = t;
-      done.add(
-          pool.submit(
-              () -> {
-                start.await();
-                for (int i = 0; i < perThread; i++) {
-                  MemoryRecord r =
-                      record(ALICE, "t" + thread + "-" + i, "writer " + thread, T0.plusMillis(i));
-                  store.put(r);
-                  assertEquals(Optional.of(r), store.get(ALICE, r.id()), "own write");
-                }
-                return null;
-              }));
-    }
-    start.countDown();
-    for (Future<?> f : done) {
-      f.get();
-    }
-    pool.shutdown();
-    long commits = store.commits() - commitsBefore;
-    int writes = threads * perThread;
-    assertTrue(commits < writes, writes + " writes took " + commits + " commits");
-    assertEquals(writes, store.list(ALICE, new ListQuery(1000, null, true)).records().size());
-  }
-
-  @Test
-  public void writesAfterCloseFailAndCloseIsIdempotent() {
-    LuceneHnswStore store = open(Map.of());
-    store.put(record(ALICE, "r1", "note"));
-    store.close();
-    store.close();
-    MemoryException e =
-        assertThrows(
-            MemoryException.class, () -> store.put(record(ALICE, "r2", "late note")));
-    assertEquals(MemoryException.Code.FAILED_PRECONDITION, e.code());
-    try (LuceneHnswStore again = Fixtures.open(dir)) {
-      assertTrue(again.get(ALICE, "r1").isPresent());
-    }
-  }
-
-  @Test
-  public void timesOutsideTheIndexableRangeAreRejectedNamingTheField() {
-    LuceneHnswStore store = open(Map.of());
-    MemoryRecord r = record(ALICE, "r1", "note").toBuilder().createTime(Instant.MAX).build();
-    MemoryException e = assertThrows(MemoryException.class, () -> store.put(r));
-    assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
-    assertEquals("create_time", e.field());
-  }
-
-  // ---- listing
-
-  @Test
-  public void listPagesNewestFirstAndRejectsForeignCursors() {
-    LuceneHnswStore store = open(Map.of());
-    for (int i = 0; i < 7; i++) {
-      // Pairs share a create time, so the id breaks the tie.
-      store.put(record(ALICE, "r" + i, "note " + i, T0.plusSeconds(i / 2)));
-    }
-    List<String> seen = new ArrayList<>();
-    String cursor = null;
-    do {
-      Page page = store.list(ALICE, new ListQuery(3, cursor, false));
-      page.records().forEach(r -> seen.add(r.id()));
-      cursor = page.nextCursor();
-    } while (cursor != null);
-    assertEquals(List.of("r6", "r5", "r4", "r3", "r2", "r1", "r0"), seen);
-
-    for (String bad :
-        List.of(
-            "!!",
-            Base64.getUrlEncoder().encodeToString("1:5:r1".getBytes(StandardCharsets.UTF_8)),
-            Base64.getUrlEncoder().encodeToString("L1:x:r1".getBytes(StandardCharsets.UTF_8)))) {
-      MemoryException e =
-          assertThrows(
-              MemoryException.class, () -> store.list(ALICE, new ListQuery(3, bad, false)), bad);
-      assertEquals("page_token", e.field());
-    }
-  }
-
-  // ---- ranking and fusion
+  // ---- fusion and the score scale
 
   @Test
   public void bothFusionModesRankTheRecordHoldingTheWordsFirst() {
@@ -334,16 +193,44 @@ class TestLuceneHnswStore {
   }
 
   @Test
+  public void blendScoresHalfCosineAndHalfBm25OfTheQuerysBestMatch() {
+    HashEmbedder embedder = new HashEmbedder();
+    LuceneHnswStore store = open(dir, Map.of("fusion", "blend"), embedder);
+    String text = "release train leaves on thursday";
+    store.put(record(ALICE, "same", text));
+    store.put(record(ALICE, "near", "the release train is late"));
+    store.put(record(ALICE, "far", "lunch with the team"));
+    List<ScoredRecord> hits = store.search(ALICE, query(text, 10));
+
+    // The same text: cosine 1 and the best BM25 score, so the whole scale, float rounding or not.
+    assertEquals("same", hits.get(0).record().id());
+    assertTrue(hits.get(0).score() <= 1f, "score " + hits.get(0).score());
+    assertEquals(1f, hits.get(0).score(), 1e-5f);
+    float[] q = embedder.embed(text);
+    for (ScoredRecord h : hits.subList(1, hits.size())) {
+      float halfCosine =
+          0.5f * Math.max(0f, Embedder.cosine(q, embedder.embed(h.record().indexedText())));
+      assertTrue(
+          h.score() >= halfCosine - 1e-5f && h.score() <= halfCosine + 0.5f + 1e-5f,
+          h.record().id() + " scores " + h.score() + ", half its cosine is " + halfCosine);
+    }
+    ScoredRecord far = hits.get(2);
+    assertEquals("far", far.record().id());
+    assertEquals(
+        0.5f * Math.max(0f, Embedder.cosine(q, embedder.embed(far.record().indexedText()))),
+        far.score(),
+        1e-5f,
+        "no query word: only the meaning half");
+  }
+
+  @Test
   public void vectorOnlyBlendScoresAreCosineSimilarities() {
     HashEmbedder embedder = new HashEmbedder();
     LuceneHnswStore store = open(dir, Map.of("fusion", "blend"), embedder);
-    MemoryRecord a = record(ALICE, "a", "quarterly budget review meeting");
-    MemoryRecord b = record(ALICE, "b", "budget for the offsite");
-    store.put(a);
-    store.put(b);
+    store.put(record(ALICE, "a", "quarterly budget review meeting"));
+    store.put(record(ALICE, "b", "budget for the offsite"));
     float[] q = embedder.embed("budget meeting");
-    List<ScoredRecord> hits =
-        store.search(ALICE, new SearchQuery("", q, 10, Set.of(), List.of(), 0f, T0));
+    List<ScoredRecord> hits = store.search(ALICE, byVector(q, 10));
     assertEquals(List.of("a", "b"), ids(hits));
     for (ScoredRecord h : hits) {
       float cos = Embedder.cosine(q, embedder.embed(h.record().indexedText()));
@@ -380,9 +267,8 @@ class TestLuceneHnswStore {
     }
     HashEmbedder small = new HashEmbedder(64);
     try (LuceneHnswStore store = Fixtures.open(dir, Map.of(), small)) {
-      SearchQuery byVector =
-          new SearchQuery("", small.embed("greenhouse orchid"), 2, Set.of(), List.of(), 0f, T0);
-      assertEquals(List.of("x", "y"), ids(store.search(ALICE, byVector)));
+      List<ScoredRecord> hits = store.search(ALICE, byVector(small.embed("greenhouse orchid"), 2));
+      assertEquals(List.of("x", "y"), ids(hits));
     }
   }
 
@@ -392,15 +278,89 @@ class TestLuceneHnswStore {
     LuceneHnswStore store = open(dir, Map.of(), wide);
     store.put(record(ALICE, "x", "orchid greenhouse humidity"));
     store.put(record(ALICE, "y", "tax return deadline"));
-    SearchQuery byVector =
-        new SearchQuery("", wide.embed("tax deadline"), 1, Set.of(), List.of(), 0f, T0);
-    assertEquals(List.of("y"), ids(store.search(ALICE, byVector)));
-    assertTrue(
-        store.search(ALICE, query("humidity", 2)).stream()
-            .max(Comparator.comparingDouble(ScoredRecord::score))
-            .orElseThrow()
-            .record()
-            .id()
-            .equals("x"));
+    assertEquals(List.of("y"), ids(store.search(ALICE, byVector(wide.embed("tax deadline"), 1))));
+    assertEquals("x", first(store, ALICE, "humidity"));
+  }
+
+  @Test
+  public void anEmbedderReturningTheWrongLengthFailsThePutAsInternal() {
+    Embedder broken =
+        new Embedder() {
+          @Override
+          public String name() {
+            return "broken";
+          }
+
+          @Override
+          public int dimensions() {
+            return 16;
+          }
+
+          @Override
+          public float[] embed(String text) {
+            return new float[8];
+          }
+        };
+    LuceneHnswStore store = open(dir, Map.of(), broken);
+    assertCode(Code.INTERNAL, () -> store.put(record(ALICE, "x", "note")), "put");
+    assertTrue(store.get(ALICE, "x").isEmpty(), "nothing was written");
+  }
+
+  // ---- writes
+
+  @Test
+  public void concurrentWritersNeverCommitMoreOftenThanTheyWrite() throws Exception {
+    LuceneHnswStore store = open(Map.of());
+    int threads = 4;
+    int perThread = 25;
+    long commitsBefore = store.commits();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      done.add(
+          pool.submit(
+              () -> {
+                start.await();
+                for (int i = 0; i < perThread; i++) {
+                  store.put(
+                      record(ALICE, "t" + thread + "-" + i, "writer " + thread, T0.plusMillis(i)));
+                }
+                return null;
+              }));
+    }
+    start.countDown();
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    int writes = threads * perThread;
+    long commits = store.commits() - commitsBefore;
+    assertEquals(writes, store.list(ALICE, new ListQuery(1000, null, true)).records().size());
+    assertTrue(commits >= 1 && commits <= writes, writes + " writes took " + commits + " commits");
+  }
+
+  @Test
+  public void callsAfterCloseFailWithFailedPrecondition() {
+    LuceneHnswStore store = open(Map.of());
+    MemoryRecord r = record(ALICE, "r1", "note");
+    store.put(r);
+    store.close();
+    assertCode(Code.FAILED_PRECONDITION, () -> store.put(r), "put");
+    assertCode(Code.FAILED_PRECONDITION, () -> store.get(ALICE, "r1"), "get");
+    assertCode(
+        Code.FAILED_PRECONDITION, () -> store.list(ALICE, new ListQuery(10, null, true)), "list");
+    assertCode(Code.FAILED_PRECONDITION, () -> store.search(ALICE, query("note", 5)), "search");
+    assertCode(Code.FAILED_PRECONDITION, () -> store.delete(ALICE, "r1"), "delete");
+  }
+
+  @Test
+  public void timesOutsideTheIndexableRangeAreRejectedNamingTheField() {
+    LuceneHnswStore store = open(Map.of());
+    MemoryRecord r = record(ALICE, "r1", "note").toBuilder().createTime(Instant.MAX).build();
+    MemoryException e = assertThrows(MemoryException.class, () -> store.put(r));
+    assertEquals(Code.INVALID_ARGUMENT, e.code());
+    assertEquals("create_time", e.field());
   }
 }

@@ -1,0 +1,273 @@
+package dev.memsidecar.provider.lucene;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.MemoryRecord;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.KnnVectorsReader;
+import org.apache.lucene.codecs.KnnVectorsWriter;
+import org.apache.lucene.codecs.lucene104.Lucene104Codec;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.SegmentReadState;
+import org.apache.lucene.index.SegmentWriteState;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NRTCachingDirectory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.IOUtils;
+
+/**
+ * The open Lucene index of one profile's records: its directory, its writer and the searchers
+ * refreshed from it, set up for a commit per write group. That is far from Lucene's usual rhythm,
+ * so three things keep a commit cheap: new small segments are built in RAM ({@link
+ * NRTCachingDirectory}) and written out whole at the commit, merged segments up to {@value
+ * #MAX_COMPOUND_SEGMENT_MB} MB stay compound files (three files to fsync, not 25), and a commit
+ * fsyncs its files in parallel ({@link ConcurrentSyncDirectory}). Vectors use Lucene's HNSW format
+ * with the profile's M and beam width, up to {@value Embedder#MAX_DIMENSIONS} dimensions.
+ *
+ * <p>The commit data names the embedder (name and dimensions) the vectors came from; opening with
+ * another re-embeds every record once. Vectors of another length go to another field ({@link
+ * RecordDocument#vectorField}), so the index never mixes lengths.
+ *
+ * <p>Thread-safety: {@link #writer()} and {@link #searchers()} are Lucene's thread-safe classes;
+ * {@link #close()} must not run concurrently with their use.
+ */
+final class RecordIndex implements AutoCloseable {
+  /** Segments up to this size are written as compound files, see {@link #mergePolicy()}. */
+  static final int MAX_COMPOUND_SEGMENT_MB = 64;
+
+  /** New segments up to this size are built in RAM until their commit. */
+  static final double CACHE_SEGMENT_MB = 4.0;
+
+  /** At most this much of them. */
+  static final double CACHE_TOTAL_MB = 32.0;
+
+  /** How many files a commit fsyncs at once. */
+  static final int SYNC_THREADS = 8;
+
+  private static final String EMBEDDER_KEY = "memsidecar.embedder";
+  private static final System.Logger LOG = System.getLogger(RecordIndex.class.getName());
+
+  private final MemoryTextAnalyzer analyzer;
+  private final Directory directory;
+  private final IndexWriter writer;
+  private final SearcherManager searchers;
+  private final int reembedded;
+
+  private RecordIndex(
+      MemoryTextAnalyzer analyzer,
+      Directory directory,
+      IndexWriter writer,
+      SearcherManager searchers,
+      int reembedded) {
+    this.analyzer = analyzer;
+    this.directory = directory;
+    this.writer = writer;
+    this.searchers = searchers;
+    this.reembedded = reembedded;
+  }
+
+  /**
+   * Opens (creating if needed) the index in {@code indexPath}, re-embedding its records if they
+   * came from another embedder. Closes whatever it opened when it fails.
+   *
+   * @param name names the fsync threads, e.g. the profile id
+   * @throws org.apache.lucene.store.LockObtainFailedException when another writer holds the index
+   * @throws IOException when the index cannot be read or written
+   */
+  static RecordIndex open(
+      String name, Path indexPath, Embedder embedder, int maxConn, int beamWidth)
+      throws IOException {
+    requireNonNull(name, "name is null");
+    requireNonNull(indexPath, "indexPath is null");
+    requireNonNull(embedder, "embedder is null");
+    MemoryTextAnalyzer analyzer = new MemoryTextAnalyzer();
+    Directory directory = null;
+    IndexWriter writer = null;
+    SearcherManager searchers = null;
+    try {
+      Files.createDirectories(indexPath);
+      // Small new segments are built in RAM and reach the disk whole at the commit's sync: a
+      // flush writes some 25 files and packs them into one compound file, and only that one, its
+      // entries and segment info need to touch the file system.
+      directory =
+          new ConcurrentSyncDirectory(
+              new NRTCachingDirectory(
+                  FSDirectory.open(indexPath), CACHE_SEGMENT_MB, CACHE_TOTAL_MB),
+              SYNC_THREADS,
+              "lucene-hnsw-fsync-" + name);
+      IndexWriterConfig config = new IndexWriterConfig(analyzer);
+      config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+      config.setCodec(codec(maxConn, beamWidth));
+      config.setCommitOnClose(true);
+      config.setMergePolicy(mergePolicy());
+      writer = new IndexWriter(directory, config);
+      int reembedded = adoptEmbedder(writer, embedder);
+      searchers = new SearcherManager(writer, true, false, null);
+      return new RecordIndex(analyzer, directory, writer, searchers, reembedded);
+    } catch (IOException | RuntimeException e) {
+      IOUtils.closeWhileHandlingException(searchers, writer, directory);
+      throw e;
+    }
+  }
+
+  /** How the writer analyses text; queries must be analysed the same way. */
+  MemoryTextAnalyzer analyzer() {
+    return analyzer;
+  }
+
+  /** Takes every change. */
+  IndexWriter writer() {
+    return writer;
+  }
+
+  /** Searchers over the index, refreshed from {@link #writer()}. */
+  SearcherManager searchers() {
+    return searchers;
+  }
+
+  /** How many records {@link #open} re-embedded because they came from another embedder. */
+  int reembedded() {
+    return reembedded;
+  }
+
+  /** How many records (documents) the index holds. */
+  int records() {
+    return writer.getDocStats().numDocs;
+  }
+
+  /** Closes the searchers, then the writer (which commits), then the directory. */
+  @Override
+  public void close() throws IOException {
+    IOUtils.close(searchers, writer, directory);
+  }
+
+  /**
+   * Makes the index's vectors those of {@code embedder}: if the last commit names another embedder,
+   * re-embeds every record. Returns how many records it re-indexed.
+   */
+  private static int adoptEmbedder(IndexWriter writer, Embedder embedder) throws IOException {
+    String want = embedder.name() + "/" + embedder.dimensions();
+    Map<String, String> data = new HashMap<>();
+    Iterable<Map.Entry<String, String>> live = writer.getLiveCommitData();
+    if (live != null) {
+      for (Map.Entry<String, String> e : live) {
+        data.put(e.getKey(), e.getValue());
+      }
+    }
+    if (want.equals(data.get(EMBEDDER_KEY))) {
+      return 0;
+    }
+    String field = RecordDocument.vectorField(embedder.dimensions());
+    int count = 0;
+    try (DirectoryReader reader = DirectoryReader.open(writer)) {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        Bits liveDocs = leaf.reader().getLiveDocs();
+        StoredFields fields = leaf.reader().storedFields();
+        for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
+          if (liveDocs != null && !liveDocs.get(doc)) {
+            continue;
+          }
+          MemoryRecord r = RecordDocument.read(fields, doc);
+          writer.updateDocument(
+              RecordDocument.key(r.namespace(), r.id()),
+              RecordDocument.of(r, RecordDocument.embedding(r, embedder), field));
+          count++;
+        }
+      }
+    }
+    if (count > 0) {
+      String had = data.get(EMBEDDER_KEY);
+      int n = count;
+      LOG.log(
+          Level.INFO,
+          () ->
+              "lucene-hnsw: re-embedded "
+                  + n
+                  + " records: the index held vectors of "
+                  + (had == null ? "an unknown embedder" : "'" + had + "'")
+                  + ", the profile now uses '"
+                  + want
+                  + "'");
+    }
+    data.put(EMBEDDER_KEY, want);
+    writer.setLiveCommitData(data.entrySet());
+    writer.commit();
+    return count;
+  }
+
+  /**
+   * Tiered merging, but with segments up to {@value #MAX_COMPOUND_SEGMENT_MB} MB always in compound
+   * files. A commit per write group makes many tiny segments and merges them often; the stock
+   * policy writes a merged segment holding over 10% of a small index as some 25 separate files,
+   * each to be fsynced at the next commit, opened and deleted again soon after. Compound, it is
+   * three.
+   */
+  private static TieredMergePolicy mergePolicy() {
+    TieredMergePolicy policy = new TieredMergePolicy();
+    policy.setNoCFSRatio(1.0);
+    policy.setMaxCFSSegmentSizeMB(MAX_COMPOUND_SEGMENT_MB);
+    return policy;
+  }
+
+  /** Lucene's current codec with these HNSW parameters for every vector field. */
+  private static Codec codec(int maxConn, int beamWidth) {
+    KnnVectorsFormat format = new HnswFormat(maxConn, beamWidth);
+    return new Lucene104Codec() {
+      @Override
+      public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+        return format;
+      }
+    };
+  }
+
+  /**
+   * {@link Lucene99HnswVectorsFormat} with the profile's M and beam width, allowing up to {@value
+   * Embedder#MAX_DIMENSIONS} dimensions (Lucene's own default limit is 1024). It writes under the
+   * standard format's name and files, so any Lucene reads the index back with the stock format;
+   * only the writer-side length check differs.
+   */
+  private static final class HnswFormat extends KnnVectorsFormat {
+    private final Lucene99HnswVectorsFormat delegate;
+
+    HnswFormat(int maxConn, int beamWidth) {
+      super("Lucene99HnswVectorsFormat");
+      this.delegate = new Lucene99HnswVectorsFormat(maxConn, beamWidth);
+    }
+
+    @Override
+    public KnnVectorsWriter fieldsWriter(SegmentWriteState state) throws IOException {
+      return delegate.fieldsWriter(state);
+    }
+
+    @Override
+    public KnnVectorsReader fieldsReader(SegmentReadState state) throws IOException {
+      return delegate.fieldsReader(state);
+    }
+
+    @Override
+    public int getMaxDimensions(String fieldName) {
+      return Embedder.MAX_DIMENSIONS;
+    }
+
+    @Override
+    public String toString() {
+      return "HnswFormat(" + delegate + ")";
+    }
+  }
+}
