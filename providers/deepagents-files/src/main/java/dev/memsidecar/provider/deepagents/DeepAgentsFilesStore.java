@@ -15,6 +15,7 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.toolkit.HybridIndex;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
@@ -51,14 +52,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * edit of the same size could keep its modification time. At most {@value #CACHED_FILES} files and
  * {@value #CACHED_CHARS} characters stay cached, least recently used dropped first.
  *
- * <p><b>Writes.</b> {@link #put} and {@link #delete} take the current file, rewrite only the
- * entry concerned (other entries and the preamble keep their bytes and their parsed records) and
- * replace the file with {@link DurableFiles#replace}: a temporary file forced to disk and renamed
- * over it, then the directory forced. {@code put} first checks that the entry it writes reads back
- * as the record exactly, replaces the entry where it is or appends one. When a write returns it
- * survives {@code kill -9} and power loss; a crash leaves the old file or the new one. A file over
- * {@value #MAX_FILE_BYTES} bytes is refused with RESOURCE_EXHAUSTED naming its size ({@code
- * delete} only shrinks a file and is always allowed).
+ * <p><b>Writes.</b> {@link #put} and {@link #delete} take the current file, rewrite only the entry
+ * concerned (other entries and the preamble keep their bytes and their parsed records) and replace
+ * the file with {@link DurableFiles#replace}: a temporary file forced to disk and renamed over it,
+ * then the directory forced. {@code put} first checks that the entry it writes reads back as the
+ * record exactly, replaces the entry where it is or appends one. When a write returns it survives
+ * {@code kill -9} and power loss; a crash leaves the old file or the new one. A file over {@value
+ * #MAX_FILE_BYTES} bytes is refused with RESOURCE_EXHAUSTED naming its size ({@code delete} only
+ * shrinks a file and is always allowed).
+ *
+ * <p><b>Search</b> ranks with the toolkit's {@link HybridIndex}, one per file version, built on the
+ * first search of that version from the ACTIVE records (embedding only entries whose content or
+ * context changed since the version before) and carried over by the store's own writes, which
+ * update it for the one record they change.
  *
  * <p><b>Files.</b> {@link #writeFile} replaces the whole file when the caller's etag is still the
  * current one (ABORTED otherwise); afterwards the records are the entries of the new text. Text
@@ -199,7 +205,7 @@ final class DeepAgentsFilesStore implements MemoryStore {
         throw MemoryException.internal(
             "deepagents-files: record '" + record.id() + "' cannot be written exactly", e);
       }
-      write(namespace, file, next, "record", current);
+      write(namespace, file, next, "record", current, record.id());
     } finally {
       stripe.unlock();
     }
@@ -273,7 +279,7 @@ final class DeepAgentsFilesStore implements MemoryStore {
         return false;
       }
       // Removing an entry only shrinks the file: allowed even when a person made it too big.
-      write(namespace, file, doc.without(id), null, current);
+      write(namespace, file, doc.without(id), null, current, id);
       return true;
     } finally {
       stripe.unlock();
@@ -312,14 +318,14 @@ final class DeepAgentsFilesStore implements MemoryStore {
                   + agentPath()
                   + " of namespace '"
                   + namespace
-                  + "' has changed: expected etag '"
-                  + shorten(expectedEtag)
-                  + "', current etag '"
+                  + "' has changed: expected etag "
+                  + Ids.quote(expectedEtag)
+                  + ", current etag '"
                   + currentEtag
                   + "'; read it again and reapply the edit");
         }
       }
-      FileVersion written = write(namespace, file, doc, "content", current);
+      FileVersion written = write(namespace, file, doc, "content", current, null);
       return written.asMemoryFile();
     } finally {
       stripe.unlock();
@@ -507,13 +513,16 @@ final class DeepAgentsFilesStore implements MemoryStore {
    *
    * @param sizeField the request field named when the text is too big, or null to allow any size (a
    *     change that only shrinks the file)
+   * @param changedId the id of the one record {@code doc} changes against {@code previous}, or null
+   *     when it may change any
    */
   private FileVersion write(
       Namespace namespace,
       Path file,
       MemoryMarkdown.Document doc,
       String sizeField,
-      FileVersion previous) {
+      FileVersion previous,
+      String changedId) {
     String text = doc.text();
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     if (sizeField != null && bytes.length > MAX_FILE_BYTES) {
@@ -537,6 +546,9 @@ final class DeepAgentsFilesStore implements MemoryStore {
     }
     FileVersion.Stamp stamp = stamp(file);
     FileVersion written = new FileVersion(stamp, text, doc, null, started, previous);
+    if (changedId != null) {
+      written.takeOverIndex(previous, changedId, embedder);
+    }
     remember(namespace, written);
     return written;
   }
@@ -579,7 +591,6 @@ final class DeepAgentsFilesStore implements MemoryStore {
   }
 
   // ---- helpers
-
 
   /** The path the agent knows the file by. */
   private String agentPath() {
@@ -626,10 +637,6 @@ final class DeepAgentsFilesStore implements MemoryStore {
       }
     }
     return -1;
-  }
-
-  private static String shorten(String s) {
-    return s.length() > 80 ? s.substring(0, 80) + "..." : s;
   }
 
   private static void closeQuietly(AutoCloseable c) {

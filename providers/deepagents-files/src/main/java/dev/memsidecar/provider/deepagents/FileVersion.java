@@ -1,23 +1,25 @@
 package dev.memsidecar.provider.deepagents;
 
-import dev.memsidecar.api.ListCursor;
 import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.ListCursor;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryFile;
 import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.MemoryStatus;
+import dev.memsidecar.toolkit.HybridIndex;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
  * One version of a namespace's memory file as this store last saw it on disk: its text, its parsed
  * records (or why they cannot be read), and what is derived from them lazily (list order, search
  * index, etag). Immutable but for those lazy, idempotent caches and {@link #verifiedAtMillis}, so
- * any number of threads may read it.
+ * any number of threads may read it; only its search index may change later, when the version that
+ * supersedes it takes the index over ({@link #takeOverIndex}).
  */
 final class FileVersion {
 
@@ -38,8 +40,8 @@ final class FileVersion {
   private volatile long verifiedAtMillis;
 
   private volatile List<MemoryRecord> newestFirst;
-  private volatile SearchIndex index;
-  private volatile Map<String, SearchIndex.Indexed> carried;
+  private volatile HybridIndex index;
+  private volatile HybridIndex carried;
   private volatile String etag;
 
   /**
@@ -63,7 +65,7 @@ final class FileVersion {
     this.document = document;
     this.problem = problem;
     this.verifiedAtMillis = verifiedAtMillis;
-    this.carried = previous == null ? Map.of() : previous.embeddings();
+    this.carried = previous == null ? null : previous.indexForNext();
   }
 
   Stamp stamp() {
@@ -151,18 +153,25 @@ final class FileVersion {
     return out;
   }
 
-  /** The search index of the ACTIVE records, built on first use. */
-  SearchIndex index(Embedder embedder) {
-    SearchIndex out = index;
+  /**
+   * The search index of the ACTIVE records, built on first use. It embeds only the records whose
+   * content or context differ from the index of the version this one follows, so a file re-read
+   * after a person's edit re-embeds just the edited entries.
+   */
+  HybridIndex index(Embedder embedder) {
+    HybridIndex out = index;
     if (out == null) {
       synchronized (this) {
         out = index;
         if (out == null) {
-          List<MemoryRecord> records = new ArrayList<>(document().entries().size());
+          out = new HybridIndex(embedder.dimensions());
           for (MemoryMarkdown.Entry e : document().entries()) {
-            records.add(e.record());
+            MemoryRecord r = e.record();
+            if (r.status() == MemoryStatus.ACTIVE) {
+              float[] vector = carried == null ? null : carried.vectorIfSameText(r);
+              out.put(r, vector != null ? vector : Embedder.unit(embedder.embed(r.indexedText())));
+            }
           }
-          out = SearchIndex.build(records, carried, embedder);
           index = out;
           carried = null; // the index holds what is still needed
         }
@@ -171,14 +180,43 @@ final class FileVersion {
     return out;
   }
 
-  /** The embeddings a following version may reuse. */
-  private Map<String, SearchIndex.Indexed> embeddings() {
-    // carried before index: index is set before carried is cleared, so one of them is seen.
-    Map<String, SearchIndex.Indexed> c = carried;
-    SearchIndex i = index;
-    if (i != null) {
-      return i.byId();
+  /**
+   * Gives this version {@code previous}'s search index, when that one is built, updated for the one
+   * record the two versions' records differ in: the record with {@code id} indexed anew, or dropped
+   * when it is gone or not ACTIVE. So a search after each of the store's own writes costs at most
+   * one record's embedding and no rebuild. The index is taken over, not copied: {@code previous}
+   * must be superseded by this version (a search still running on it may see the change), and this
+   * version must not be shared yet.
+   */
+  void takeOverIndex(FileVersion previous, String id, Embedder embedder) {
+    HybridIndex shared = previous.index;
+    if (shared == null) {
+      return; // built on first search, reusing the carried embeddings
     }
-    return c == null ? Map.of() : c;
+    MemoryRecord r = document().record(id);
+    if (r != null && r.status() == MemoryStatus.ACTIVE) {
+      float[] vector = shared.vectorIfSameText(r);
+      if (vector == null) {
+        try {
+          vector = Embedder.unit(embedder.embed(r.indexedText()));
+        } catch (RuntimeException e) {
+          // The write has landed; the search that builds this version's index reports the failure.
+          return;
+        }
+      }
+      shared.put(r, vector);
+    } else {
+      shared.remove(id);
+    }
+    index = shared;
+    carried = null;
+  }
+
+  /** The index a following version may take embeddings from, or null. */
+  private HybridIndex indexForNext() {
+    // carried before index: index is set before carried is cleared, so one of them is seen.
+    HybridIndex c = carried;
+    HybridIndex i = index;
+    return i != null ? i : c;
   }
 }

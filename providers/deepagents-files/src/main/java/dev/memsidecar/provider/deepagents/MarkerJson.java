@@ -1,126 +1,160 @@
 package dev.memsidecar.provider.deepagents;
 
-import static java.util.Objects.requireNonNull;
-
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Validity;
+import java.lang.reflect.RecordComponent;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The JSON object of a record marker: every {@link MemoryRecord} field but the content, on one
- * line. Stateless and thread-safe.
+ * line, read and written with Jackson. Stateless and thread-safe.
  *
- * <p><b>Encoding</b> writes the keys in a fixed order ({@link #KEYS}), times as ISO-8601 instants
- * ({@link Instant#toString()}, nanoseconds kept), floats with {@link Float#toString(float)} (which
- * round-trips exactly; NaN and the infinities, which JSON numbers cannot hold, as the strings
- * {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}), metadata with sorted keys, and a missing
- * expire time as {@code null}. Strings escape quote, backslash, control characters, unpaired
- * surrogates and {@code >} (as {@code \u003e}, so the text can never close the HTML comment it sits
- * in); every other character, CJK included, is written as itself.
+ * <p><b>Encoding</b> writes the keys in a fixed order ({@link Marker}'s), times as ISO-8601
+ * instants ({@link Instant#toString()}, nanoseconds kept), floats with {@link
+ * Float#toString(float)} (which round-trips exactly; NaN and the infinities, which JSON numbers
+ * cannot hold, as the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}), metadata
+ * with sorted keys, and a missing expire time as {@code null}. Strings escape quote, backslash,
+ * control characters, DEL, unpaired surrogates and {@code >} (as {@code \u003e}, so the text can
+ * never close the HTML comment it sits in), hex digits in lower case; every other character, CJK
+ * included, is written as itself. This is byte for byte what the first release's hand-written
+ * encoder wrote.
  *
  * <p><b>Decoding</b> takes any JSON object with those keys, so a person can write a marker by hand:
  * only {@code id} and {@code createTime} are required; {@code updateTime} defaults to the create
- * time, {@code profile} to the store's profile, and the rest to {@link MemoryRecord#builder()}'s
- * defaults. {@code namespace}, when present, must be the file's own. An unknown key, a duplicate
- * key or a value of the wrong type fails with {@link IllegalArgumentException} naming it, so a typo
- * cannot silently drop a field.
+ * time, {@code profile} to the store's profile, and the rest (also when {@code null}) to {@link
+ * MemoryRecord#builder()}'s defaults. {@code namespace}, when present, must be the file's own. An
+ * unknown key, a duplicate key or a value of the wrong type (a number for a string, a string for a
+ * number but for the three names above, an enum by index) fails with {@link
+ * IllegalArgumentException} naming it, so a typo cannot silently drop a field.
  */
 final class MarkerJson {
-  /** Every key a marker may hold, in the order they are written. */
-  static final List<String> KEYS =
-      List.of(
-          "id",
-          "kind",
-          "status",
-          "tags",
-          "createTime",
-          "updateTime",
-          "summary",
-          "confidence",
-          "gateScore",
-          "sensitivity",
-          "validity",
-          "expireTime",
-          "sourceRefs",
-          "metadata",
-          "context",
-          "profile",
-          "namespace");
 
-  private static final Set<String> KNOWN = Set.copyOf(KEYS);
-  private static final int MAX_DEPTH = 8;
+  /** A marker's fields, in the order they are written. */
+  @JsonPropertyOrder({
+    "id",
+    "kind",
+    "status",
+    "tags",
+    "createTime",
+    "updateTime",
+    "summary",
+    "confidence",
+    "gateScore",
+    "sensitivity",
+    "validity",
+    "expireTime",
+    "sourceRefs",
+    "metadata",
+    "context",
+    "profile",
+    "namespace"
+  })
+  record Marker(
+      String id,
+      MemoryKind kind,
+      MemoryStatus status,
+      List<String> tags,
+      String createTime,
+      String updateTime,
+      String summary,
+      Float confidence,
+      Float gateScore,
+      String sensitivity,
+      Validity validity,
+      String expireTime,
+      List<String> sourceRefs,
+      Map<String, String> metadata,
+      String context,
+      String profile,
+      String namespace) {}
+
+  /** Every key a marker may hold, sorted, with what its value must be. */
+  private static final SortedMap<String, String> EXPECTED = expectedValues();
+
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .disable(JsonWriteFeature.WRITE_HEX_UPPER_CASE)
+          .defaultSetterInfo(JsonSetter.Value.forContentNulls(Nulls.FAIL))
+          .withCoercionConfig(
+              LogicalType.Textual,
+              c ->
+                  c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .build();
+
+  private static final ObjectReader READER = MAPPER.readerFor(Marker.class);
+  private static final ObjectWriter WRITER =
+      MAPPER.writerFor(Marker.class).with(new MarkerEscapes());
 
   private MarkerJson() {}
 
   /** The marker JSON of {@code r}: one line, no {@code >} and no line break in it. */
   static String encode(MemoryRecord r) {
-    StringBuilder out = new StringBuilder(256 + r.context().length() + r.summary().length());
-    out.append('{');
-    key(out, "id", true);
-    string(out, r.id());
-    key(out, "kind", false);
-    string(out, r.kind().name());
-    key(out, "status", false);
-    string(out, r.status().name());
-    key(out, "tags", false);
-    strings(out, r.tags());
-    key(out, "createTime", false);
-    string(out, r.createTime().toString());
-    key(out, "updateTime", false);
-    string(out, r.updateTime().toString());
-    key(out, "summary", false);
-    string(out, r.summary());
-    key(out, "confidence", false);
-    number(out, r.confidence());
-    key(out, "gateScore", false);
-    number(out, r.gateScore());
-    key(out, "sensitivity", false);
-    string(out, r.sensitivity());
-    key(out, "validity", false);
-    string(out, r.validity().name());
-    key(out, "expireTime", false);
-    if (r.expireTime() == null) {
-      out.append("null");
-    } else {
-      string(out, r.expireTime().toString());
+    Marker m =
+        new Marker(
+            r.id(),
+            r.kind(),
+            r.status(),
+            r.tags(),
+            r.createTime().toString(),
+            r.updateTime().toString(),
+            r.summary(),
+            r.confidence(),
+            r.gateScore(),
+            r.sensitivity(),
+            r.validity(),
+            r.expireTime() == null ? null : r.expireTime().toString(),
+            r.sourceRefs(),
+            new TreeMap<>(r.metadata()),
+            r.context(),
+            r.profile(),
+            r.namespace().value());
+    try {
+      return escapeUnpairedSurrogates(WRITER.writeValueAsString(m));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("record '" + r.id() + "' cannot be written as JSON", e);
     }
-    key(out, "sourceRefs", false);
-    strings(out, r.sourceRefs());
-    key(out, "metadata", false);
-    out.append('{');
-    boolean first = true;
-    for (Map.Entry<String, String> e : new TreeMap<>(r.metadata()).entrySet()) {
-      if (!first) {
-        out.append(',');
-      }
-      first = false;
-      string(out, e.getKey());
-      out.append(':');
-      string(out, e.getValue());
-    }
-    out.append('}');
-    key(out, "context", false);
-    string(out, r.context());
-    key(out, "profile", false);
-    string(out, r.profile());
-    key(out, "namespace", false);
-    string(out, r.namespace().value());
-    return out.append('}').toString();
   }
 
   /**
@@ -133,150 +167,74 @@ final class MarkerJson {
    */
   static MemoryRecord decode(
       String json, Namespace namespace, String defaultProfile, String content) {
-    Object parsed = new Parser(json).document();
-    if (!(parsed instanceof Map<?, ?> raw)) {
-      throw new IllegalArgumentException("the marker must hold a JSON object");
-    }
-    @SuppressWarnings("unchecked")
-    Map<String, Object> fields = (Map<String, Object>) raw;
-    for (String key : fields.keySet()) {
-      if (!KNOWN.contains(key)) {
-        throw new IllegalArgumentException(
-            "unknown key '"
-                + key
-                + "'"
-                + (key.equals("content") ? " (the content is the text below the marker)" : "")
-                + "; known keys: "
-                + new TreeSet<>(KNOWN));
-      }
-    }
-    String ns = optionalString(fields, "namespace");
-    if (ns != null && !ns.equals(namespace.value())) {
+    Marker m = read(json);
+    if (m.namespace() != null && !m.namespace().equals(namespace.value())) {
       throw new IllegalArgumentException(
-          "namespace '" + ns + "' is not this file's namespace '" + namespace + "'");
+          "namespace '" + m.namespace() + "' is not this file's namespace '" + namespace + "'");
     }
-    Instant createTime = instant(fields, "createTime");
+    Instant createTime = instant("createTime", m.createTime());
     if (createTime == null) {
       throw new IllegalArgumentException("key 'createTime' is required");
     }
-    Instant updateTime = instant(fields, "updateTime");
-    String id = optionalString(fields, "id");
-    if (id == null) {
+    if (m.id() == null) {
       throw new IllegalArgumentException("key 'id' is required");
     }
+    Instant updateTime = instant("updateTime", m.updateTime());
     MemoryRecord.Builder b =
         MemoryRecord.builder()
-            .id(id)
+            .id(m.id())
             .namespace(namespace)
             .content(content)
             .createTime(createTime)
-            .updateTime(updateTime == null ? createTime : updateTime);
-    String profile = optionalString(fields, "profile");
-    b.profile(profile == null ? defaultProfile : profile);
-    if (fields.containsKey("kind")) {
-      b.kind(enumValue(fields, "kind", MemoryKind.class));
+            .updateTime(updateTime == null ? createTime : updateTime)
+            .profile(m.profile() == null ? defaultProfile : m.profile())
+            .expireTime(instant("expireTime", m.expireTime()));
+    if (m.kind() != null) {
+      b.kind(m.kind());
     }
-    if (fields.containsKey("status")) {
-      b.status(enumValue(fields, "status", MemoryStatus.class));
+    if (m.status() != null) {
+      b.status(m.status());
     }
-    if (fields.containsKey("validity")) {
-      b.validity(enumValue(fields, "validity", Validity.class));
+    if (m.validity() != null) {
+      b.validity(m.validity());
     }
-    if (fields.containsKey("tags")) {
-      List<String> tags = stringList(fields, "tags");
-      if (new java.util.HashSet<>(tags).size() != tags.size()) {
-        throw new IllegalArgumentException("key 'tags' holds a tag twice: " + tags);
+    if (m.tags() != null) {
+      if (new HashSet<>(m.tags()).size() != m.tags().size()) {
+        throw new IllegalArgumentException("key 'tags' holds a tag twice: " + m.tags());
       }
-      b.tags(tags);
+      b.tags(m.tags());
     }
-    if (fields.containsKey("sourceRefs")) {
-      b.sourceRefs(stringList(fields, "sourceRefs"));
+    if (m.sourceRefs() != null) {
+      b.sourceRefs(m.sourceRefs());
     }
-    if (fields.containsKey("metadata")) {
-      b.metadata(stringMap(fields, "metadata"));
+    if (m.metadata() != null) {
+      b.metadata(m.metadata());
     }
-    String summary = optionalString(fields, "summary");
-    if (summary != null) {
-      b.summary(summary);
+    if (m.summary() != null) {
+      b.summary(m.summary());
     }
-    String context = optionalString(fields, "context");
-    if (context != null) {
-      b.context(context);
+    if (m.context() != null) {
+      b.context(m.context());
     }
-    String sensitivity = optionalString(fields, "sensitivity");
-    if (sensitivity != null) {
-      b.sensitivity(sensitivity);
+    if (m.sensitivity() != null) {
+      b.sensitivity(m.sensitivity());
     }
-    if (fields.containsKey("confidence")) {
-      b.confidence(floatValue(fields, "confidence"));
+    if (m.confidence() != null) {
+      b.confidence(m.confidence());
     }
-    if (fields.containsKey("gateScore")) {
-      b.gateScore(floatValue(fields, "gateScore"));
+    if (m.gateScore() != null) {
+      b.gateScore(m.gateScore());
     }
-    b.expireTime(instant(fields, "expireTime"));
     try {
       return b.build();
-    } catch (MemoryException | NullPointerException e) {
+    } catch (MemoryException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
   }
 
-  // ---- encoding
-
-  private static void key(StringBuilder out, String key, boolean first) {
-    if (!first) {
-      out.append(',');
-    }
-    out.append('"').append(key).append("\":");
-  }
-
-  private static void strings(StringBuilder out, List<String> values) {
-    out.append('[');
-    for (int i = 0; i < values.size(); i++) {
-      if (i > 0) {
-        out.append(',');
-      }
-      string(out, values.get(i));
-    }
-    out.append(']');
-  }
-
-  private static void number(StringBuilder out, float v) {
-    if (Float.isNaN(v)) {
-      out.append("\"NaN\"");
-    } else if (Float.isInfinite(v)) {
-      out.append(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-    } else {
-      out.append(Float.toString(v));
-    }
-  }
-
-  static void string(StringBuilder out, String s) {
-    requireNonNull(s, "string is null");
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        case '\b' -> out.append("\\b");
-        case '\f' -> out.append("\\f");
-        case '>' -> out.append("\\u003e");
-        default -> {
-          if (c < 0x20 || c == 0x7f || isUnpairedSurrogate(s, i)) {
-            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
-  }
-
+  /**
+   * Whether the char at {@code i} is a surrogate without its other half, which UTF-8 cannot hold.
+   */
   static boolean isUnpairedSurrogate(String s, int i) {
     char c = s.charAt(i);
     if (Character.isHighSurrogate(c)) {
@@ -288,21 +246,45 @@ final class MarkerJson {
     return false;
   }
 
-  // ---- decoding of fields
-
-  private static String optionalString(Map<String, Object> fields, String key) {
-    Object v = fields.get(key);
-    if (v == null || v == Parser.NULL) {
-      return null;
+  private static Marker read(String json) {
+    try {
+      return READER.readValue(json);
+    } catch (UnrecognizedPropertyException e) {
+      String key = e.getPropertyName();
+      throw new IllegalArgumentException(
+          "unknown key '"
+              + key
+              + "'"
+              + (key.equals("content") ? " (the content is the text below the marker)" : "")
+              + "; known keys: "
+              + EXPECTED.keySet());
+    } catch (MismatchedInputException e) {
+      // A value of the wrong type, a null in an array or object, or not an object at all.
+      List<JsonMappingException.Reference> path = e.getPath();
+      String key = path.isEmpty() ? null : path.get(0).getFieldName();
+      if (key == null || !EXPECTED.containsKey(key)) {
+        throw new IllegalArgumentException("the marker must hold one JSON object");
+      }
+      throw new IllegalArgumentException(
+          "key '"
+              + key
+              + "' must be "
+              + EXPECTED.get(key)
+              + (e instanceof InvalidFormatException f ? ": '" + f.getValue() + "'" : ""));
+    } catch (JacksonException e) {
+      // Not JSON: report the parser's error, wrapped or not, where the parser found it.
+      JacksonException cause = e.getCause() instanceof JacksonException c ? c : e;
+      JsonLocation at = cause.getLocation();
+      throw new IllegalArgumentException(
+          String.format(
+              Locale.ROOT,
+              "malformed JSON at character %d: %s",
+              at == null ? 0 : at.getColumnNr(),
+              cause.getOriginalMessage()));
     }
-    if (v instanceof String s) {
-      return s;
-    }
-    throw wrongType(key, "a string", v);
   }
 
-  private static Instant instant(Map<String, Object> fields, String key) {
-    String s = optionalString(fields, key);
+  private static Instant instant(String key, String s) {
     if (s == null) {
       return null;
     }
@@ -318,313 +300,61 @@ final class MarkerJson {
     }
   }
 
-  private static <E extends Enum<E>> E enumValue(
-      Map<String, Object> fields, String key, Class<E> type) {
-    String s = optionalString(fields, key);
-    if (s == null) {
-      throw wrongType(key, "one of " + Arrays.toString(type.getEnumConstants()), Parser.NULL);
+  private static SortedMap<String, String> expectedValues() {
+    SortedMap<String, String> out = new TreeMap<>();
+    for (RecordComponent c : Marker.class.getRecordComponents()) {
+      Class<?> type = c.getType();
+      out.put(
+          c.getName(),
+          type.isEnum()
+              ? "one of " + Arrays.toString(type.getEnumConstants())
+              : type == Float.class
+                  ? "a number"
+                  : type == List.class
+                      ? "an array of strings"
+                      : type == Map.class ? "an object of strings" : "a string");
     }
-    for (E e : type.getEnumConstants()) {
-      if (e.name().equals(s)) {
-        return e;
-      }
-    }
-    throw new IllegalArgumentException(
-        "key '"
-            + key
-            + "' must be one of "
-            + Arrays.toString(type.getEnumConstants())
-            + ": '"
-            + s
-            + "'");
-  }
-
-  private static List<String> stringList(Map<String, Object> fields, String key) {
-    Object v = fields.get(key);
-    if (!(v instanceof List<?> list)) {
-      throw wrongType(key, "an array of strings", v);
-    }
-    List<String> out = new ArrayList<>(list.size());
-    for (Object o : list) {
-      if (!(o instanceof String s)) {
-        throw wrongType(key, "an array of strings", v);
-      }
-      out.add(s);
-    }
-    return out;
-  }
-
-  private static Map<String, String> stringMap(Map<String, Object> fields, String key) {
-    Object v = fields.get(key);
-    if (!(v instanceof Map<?, ?> map)) {
-      throw wrongType(key, "an object of strings", v);
-    }
-    Map<String, String> out = new LinkedHashMap<>();
-    for (Map.Entry<?, ?> e : map.entrySet()) {
-      if (!(e.getValue() instanceof String s)) {
-        throw wrongType(key, "an object of strings", v);
-      }
-      out.put((String) e.getKey(), s);
-    }
-    return out;
-  }
-
-  private static float floatValue(Map<String, Object> fields, String key) {
-    Object v = fields.get(key);
-    if (v instanceof Parser.Number n) {
-      try {
-        return Float.parseFloat(n.text());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("key '" + key + "' is not a number: " + n.text());
-      }
-    }
-    if (v instanceof String s) {
-      switch (s) {
-        case "NaN":
-          return Float.NaN;
-        case "Infinity":
-          return Float.POSITIVE_INFINITY;
-        case "-Infinity":
-          return Float.NEGATIVE_INFINITY;
-        default:
-          break;
-      }
-    }
-    throw wrongType(key, "a number", v);
-  }
-
-  private static IllegalArgumentException wrongType(String key, String expected, Object got) {
-    String kind =
-        switch (got) {
-          case null -> "nothing";
-          case String s -> "a string";
-          case Parser.Number n -> "a number";
-          case Boolean b -> "a boolean";
-          case List<?> l -> "an array";
-          case Map<?, ?> m -> "an object";
-          default -> "null";
-        };
-    return new IllegalArgumentException("key '" + key + "' must be " + expected + ", not " + kind);
+    return Collections.unmodifiableSortedMap(out);
   }
 
   /**
-   * A JSON parser for one document: objects become insertion-ordered maps (a duplicate key is an
-   * error), arrays lists, strings strings, numbers {@link Number} keeping their text, {@code
-   * true}/{@code false} booleans and {@code null} {@link #NULL}.
+   * {@code json} with each unpaired surrogate written as a {@code \}{@code uXXXX} escape. Jackson
+   * escapes one char at a time, so it cannot tell a lone surrogate from half of a pair; in JSON
+   * text such a char can only be inside a string, where the escape means the same char.
    */
-  private static final class Parser {
-    static final Object NULL = new Object();
-
-    record Number(String text) {}
-
-    private final String text;
-    private int pos;
-
-    Parser(String text) {
-      this.text = requireNonNull(text, "json is null");
-    }
-
-    Object document() {
-      Object v = value(0);
-      skipSpace();
-      if (pos != text.length()) {
-        throw error("unexpected text after the JSON object");
-      }
-      return v;
-    }
-
-    private Object value(int depth) {
-      if (depth > MAX_DEPTH) {
-        throw error("nested too deeply");
-      }
-      skipSpace();
-      if (pos >= text.length()) {
-        throw error("unexpected end");
-      }
-      char c = text.charAt(pos);
-      return switch (c) {
-        case '{' -> object(depth);
-        case '[' -> array(depth);
-        case '"' -> string();
-        case 't' -> literal("true", Boolean.TRUE);
-        case 'f' -> literal("false", Boolean.FALSE);
-        case 'n' -> literal("null", NULL);
-        default -> {
-          if (c == '-' || (c >= '0' && c <= '9')) {
-            yield number();
-          }
-          throw error("unexpected character '" + c + "'");
+  private static String escapeUnpairedSurrogates(String json) {
+    StringBuilder out = null;
+    for (int i = 0; i < json.length(); i++) {
+      if (Character.isSurrogate(json.charAt(i)) && isUnpairedSurrogate(json, i)) {
+        if (out == null) {
+          out = new StringBuilder(json.length() + 16).append(json, 0, i);
         }
-      };
-    }
-
-    private Map<String, Object> object(int depth) {
-      pos++;
-      Map<String, Object> out = new LinkedHashMap<>();
-      skipSpace();
-      if (tryConsume('}')) {
-        return out;
-      }
-      do {
-        skipSpace();
-        if (pos >= text.length() || text.charAt(pos) != '"') {
-          throw error("expected a key in quotes");
-        }
-        int at = pos;
-        String key = string();
-        expect(':');
-        Object v = value(depth + 1);
-        if (out.put(key, v) != null) {
-          pos = at;
-          throw error("duplicate key '" + key + "'");
-        }
-      } while (tryConsume(','));
-      expect('}');
-      return Collections.unmodifiableMap(out);
-    }
-
-    private List<Object> array(int depth) {
-      pos++;
-      List<Object> out = new ArrayList<>();
-      if (tryConsume(']')) {
-        return out;
-      }
-      do {
-        out.add(value(depth + 1));
-      } while (tryConsume(','));
-      expect(']');
-      return Collections.unmodifiableList(out);
-    }
-
-    private Object literal(String word, Object value) {
-      if (!text.startsWith(word, pos)) {
-        throw error("unexpected word");
-      }
-      pos += word.length();
-      return value;
-    }
-
-    private Number number() {
-      int start = pos;
-      if (text.charAt(pos) == '-') {
-        pos++;
-      }
-      int digits = pos;
-      while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
-        pos++;
-      }
-      if (pos == digits) {
-        throw error("malformed number");
-      }
-      if (pos < text.length() && text.charAt(pos) == '.') {
-        pos++;
-        int frac = pos;
-        while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
-          pos++;
-        }
-        if (pos == frac) {
-          throw error("malformed number");
-        }
-      }
-      if (pos < text.length() && (text.charAt(pos) == 'e' || text.charAt(pos) == 'E')) {
-        pos++;
-        if (pos < text.length() && (text.charAt(pos) == '+' || text.charAt(pos) == '-')) {
-          pos++;
-        }
-        int exp = pos;
-        while (pos < text.length() && Character.isDigit(text.charAt(pos))) {
-          pos++;
-        }
-        if (pos == exp) {
-          throw error("malformed number");
-        }
-      }
-      return new Number(text.substring(start, pos));
-    }
-
-    private String string() {
-      pos++; // the opening quote
-      StringBuilder out = new StringBuilder();
-      while (true) {
-        if (pos >= text.length()) {
-          throw error("unterminated string");
-        }
-        char c = text.charAt(pos++);
-        if (c == '"') {
-          return out.toString();
-        }
-        if (c < 0x20) {
-          throw error("raw control character in a string");
-        }
-        if (c != '\\') {
-          out.append(c);
-          continue;
-        }
-        if (pos >= text.length()) {
-          throw error("unterminated escape");
-        }
-        char e = text.charAt(pos++);
-        switch (e) {
-          case '"' -> out.append('"');
-          case '\\' -> out.append('\\');
-          case '/' -> out.append('/');
-          case 'n' -> out.append('\n');
-          case 'r' -> out.append('\r');
-          case 't' -> out.append('\t');
-          case 'b' -> out.append('\b');
-          case 'f' -> out.append('\f');
-          case 'u' -> out.append(hex4());
-          default -> throw error("bad escape '\\" + e + "'");
-        }
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) json.charAt(i)));
+      } else if (out != null) {
+        out.append(json.charAt(i));
       }
     }
+    return out == null ? json : out.toString();
+  }
 
-    private char hex4() {
-      if (pos + 4 > text.length()) {
-        throw error("short \\u escape");
-      }
-      int v = 0;
-      for (int i = 0; i < 4; i++) {
-        int d = Character.digit(text.charAt(pos + i), 16);
-        if (d < 0) {
-          throw error("bad hex digit in \\u escape");
-        }
-        v = v * 16 + d;
-      }
-      pos += 4;
-      return (char) v;
+  /** JSON's standard escapes, plus {@code >} and DEL as {@code \}{@code uXXXX}. */
+  private static final class MarkerEscapes extends CharacterEscapes {
+    private static final long serialVersionUID = 1L;
+    private final int[] ascii = standardAsciiEscapesForJSON();
+
+    MarkerEscapes() {
+      ascii['>'] = ESCAPE_STANDARD;
+      ascii[0x7f] = ESCAPE_STANDARD;
     }
 
-    private void expect(char c) {
-      skipSpace();
-      if (pos >= text.length() || text.charAt(pos) != c) {
-        throw error("expected '" + c + "'");
-      }
-      pos++;
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return ascii;
     }
 
-    private boolean tryConsume(char c) {
-      skipSpace();
-      if (pos < text.length() && text.charAt(pos) == c) {
-        pos++;
-        return true;
-      }
-      return false;
-    }
-
-    private void skipSpace() {
-      while (pos < text.length()) {
-        char c = text.charAt(pos);
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-          return;
-        }
-        pos++;
-      }
-    }
-
-    private IllegalArgumentException error(String what) {
-      return new IllegalArgumentException(
-          String.format(Locale.ROOT, "malformed JSON at character %d: %s", pos + 1, what));
+    @Override
+    public SerializableString getEscapeSequence(int ch) {
+      return null;
     }
   }
 }

@@ -2,13 +2,11 @@ package dev.memsidecar.provider.deepagents;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.memsidecar.api.Digests;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.Namespace;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 
 /**
@@ -100,15 +98,6 @@ final class NamespacePaths {
     if (out.length() <= MAX_NAME) {
       return out.toString();
     }
-    return out.substring(0, 80) + "~" + sha256Hex16(raw);
-  }
-
-  private static String sha256Hex16(String s) {
-    try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(d, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError("SHA-256 is always present", e);
-    }
+    return out.substring(0, 80) + "~" + Digests.sha256Hex(raw, 16);
   }
 }

@@ -1,5 +1,6 @@
 package dev.memsidecar.provider.deepagents;
 
+import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
@@ -17,12 +18,12 @@ final class Fixtures {
   private Fixtures() {}
 
   static MemoryStore open(Path dir) {
-    return open(dir, Map.of());
+    return open(dir, new HashEmbedder());
   }
 
-  static MemoryStore open(Path dir, Map<String, String> settings) {
+  static MemoryStore open(Path dir, Embedder embedder) {
     return new DeepAgentsFilesProvider()
-        .open(new ProviderContext(PROFILE, dir, settings, new HashEmbedder()));
+        .open(new ProviderContext(PROFILE, dir, Map.of(), embedder));
   }
 
   /** An active semantic record created and updated at {@code time}. */

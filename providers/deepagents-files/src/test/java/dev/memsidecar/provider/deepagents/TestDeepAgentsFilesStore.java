@@ -1,16 +1,16 @@
 package dev.memsidecar.provider.deepagents;
 
-import dev.memsidecar.api.ListCursor;
 import static dev.memsidecar.provider.deepagents.Fixtures.T0;
 import static dev.memsidecar.provider.deepagents.Fixtures.record;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.api.Capability;
+import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.ListCursor;
 import dev.memsidecar.api.ListQuery;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryException.Code;
@@ -21,10 +21,10 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
-import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.api.Validity;
+import dev.memsidecar.toolkit.HashEmbedder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,11 +37,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,6 +45,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * What is specific to {@code deepagents-files}: the markdown layout, markers and escaping, the
+ * preamble, edits made on disk, the search index across versions, the file size limit, path mapping
+ * and atomic writes. {@link TestDeepAgentsFilesConformance} runs the shared suite.
+ */
 class TestDeepAgentsFilesStore {
   private static final Namespace NS = Namespace.of("acme:user:alice:user");
 
@@ -77,7 +78,8 @@ class TestDeepAgentsFilesStore {
 
   @Test
   void recordsAreEntriesOfAHumanReadableMarkdownFile() throws IOException {
-    store.put(record(NS, "r1", "The release gate is `npm run check:rules`.").toBuilder()
+    store.put(
+        record(NS, "r1", "The release gate is `npm run check:rules`.").toBuilder()
             .kind(MemoryKind.PROCEDURAL)
             .tags(List.of("ci"))
             .build());
@@ -117,18 +119,15 @@ class TestDeepAgentsFilesStore {
     int b = text.indexOf("\"id\":\"b\"");
     int c = text.indexOf("\"id\":\"c\"");
     assertTrue(a < b && b < c, "b stays between a and c:\n" + text);
-    assertFalse(text.contains("content of b\n") && !text.contains("new content of b"), text);
+    assertTrue(text.contains("\nnew content of b\n"), text);
+    assertFalse(text.contains("\ncontent of b\n"), text);
     assertEquals(1, text.split("\"id\":\"b\"", -1).length - 1, "one entry of b");
 
     assertTrue(store.delete(NS, "b"));
     text = fileText();
     assertFalse(text.contains("\"id\":\"b\""), text);
     assertFalse(text.contains("new content of b"), text);
-    assertEquals(
-        List.of("c", "a"),
-        store.list(NS, new ListQuery(10, null, true)).records().stream()
-            .map(MemoryRecord::id)
-            .toList());
+    assertTrue(text.indexOf("\"id\":\"a\"") < text.indexOf("\"id\":\"c\""), text);
   }
 
   @Test
@@ -275,9 +274,29 @@ class TestDeepAgentsFilesStore {
   }
 
   @Test
-  void unpairedSurrogateInContentIsRejected() {
-    assertCode(
-        Code.INVALID_ARGUMENT, () -> store.put(record(NS, "r1", "bad \uD800 surrogate")));
+  void markerJsonNeverEndsItsCommentEarly() throws IOException {
+    store.put(
+        record(NS, "r1", "x").toBuilder()
+            .summary("a --> b")
+            .context("-->\n--!>")
+            .metadata(Map.of("-->", ">"))
+            .tags(List.of("->"))
+            .build());
+    String marker = fileText().lines().filter(l -> l.startsWith("<!--")).findFirst().orElseThrow();
+    assertEquals(marker.length() - 3, marker.indexOf("-->"), marker);
+    assertFalse(marker.contains(">") && marker.indexOf('>') < marker.length() - 1, marker);
+  }
+
+  @Test
+  void unpairedSurrogateInContentIsRejectedAndNothingIsWritten() throws IOException {
+    MemoryException put =
+        assertCode(
+            Code.INVALID_ARGUMENT, () -> store.put(record(NS, "r1", "bad \uD800 surrogate")));
+    assertEquals("content", put.field());
+    MemoryException write =
+        assertCode(Code.INVALID_ARGUMENT, () -> store.writeFile(NS, "# \uDC00", null));
+    assertEquals("content", write.field());
+    assertFalse(Files.exists(file()));
     assertEquals(Optional.empty(), store.get(NS, "r1"));
   }
 
@@ -385,28 +404,12 @@ class TestDeepAgentsFilesStore {
   }
 
   @Test
-  void writeFileWithAStaleEtagIsAbortedNamingBothEtagsAndChangesNothing() throws IOException {
-    MemoryFile v1 = store.writeFile(NS, "# v1\n", "");
-    store.writeFile(NS, "# v2\n", v1.etag());
-    String stale = v1.etag();
-    String current = MemoryFile.etagOf("# v2\n");
-    MemoryException e = assertCode(Code.ABORTED, () -> store.writeFile(NS, "# v3\n", stale));
-    assertTrue(e.getMessage().contains(stale), e.getMessage());
-    assertTrue(e.getMessage().contains(current), e.getMessage());
-    assertEquals("# v2\n", fileText());
-
-    // Only-if-absent on an existing file, and the absent etag on an absent file.
-    assertCode(Code.ABORTED, () -> store.writeFile(NS, "x", MemoryFile.absent().etag()));
-    Namespace other = Namespace.of("acme:user:bob:user");
-    assertEquals("y", store.writeFile(other, "y", MemoryFile.absent().etag()).content());
-  }
-
-  @Test
   void writeFileWithABadMarkerIsRefusedNamingTheLine() throws IOException {
     store.put(record(NS, "r1", "kept"));
     String before = fileText();
-    Map<String, String> bad =
-        Map.of(
+    // Each bad text, then what the refusal says.
+    List<String> bad =
+        List.of(
             "# t\n\n<!-- memsidecar:record {\"id\":\"a\" -->\nx\n",
             "line 3",
             "# t\n<!-- memsidecar:record {\"id\":\"a\",\"createTime\":\"2025-01-01T00:00:00Z\","
@@ -426,16 +429,67 @@ class TestDeepAgentsFilesStore {
             "line 1",
             "<!-- memsidecar:record {\"id\":\"a\",\"createTime\":\"2025-01-01T00:00:00Z\","
                 + "\"namespace\":\"acme:user:bob:user\"} -->\n",
+            "line 1",
+            "# t\n\n\n<!-- memsidecar:record {\"id\":\"a\",\"id\":\"b\","
+                + "\"createTime\":\"2025-01-01T00:00:00Z\"} -->\n",
+            "line 4",
+            "<!-- memsidecar:record {\"id\":\"a\",\"createTime\":\"2025-01-01T00:00:00Z\","
+                + "\"summary\":5} -->\n",
+            "key 'summary' must be a string",
+            "<!-- memsidecar:record {\"id\":\"a\",\"createTime\":\"2025-01-01T00:00:00Z\","
+                + "\"kind\":\"semantic\"} -->\n",
+            "key 'kind' must be one of",
+            "<!-- memsidecar:record {\"id\":\"a\",\"createTime\":\"2025-01-01T00:00:00Z\","
+                + "\"content\":\"x\"} -->\n",
+            "the content is the text below the marker",
+            "<!-- memsidecar:record {\"id\":\"a\",\"createTime\":\"2025-01-01T00:00:00Z\"} x -->\n",
             "line 1");
-    for (Map.Entry<String, String> e : bad.entrySet()) {
+    for (int i = 0; i < bad.size(); i += 2) {
+      String text = bad.get(i);
       MemoryException refused =
-          assertCode(Code.INVALID_ARGUMENT, () -> store.writeFile(NS, e.getKey(), null));
+          assertCode(Code.INVALID_ARGUMENT, () -> store.writeFile(NS, text, null));
+      assertEquals("content", refused.field());
       assertTrue(
-          refused.getMessage().contains(e.getValue()),
-          "for " + e.getKey() + ": " + refused.getMessage());
+          refused.getMessage().contains(bad.get(i + 1)),
+          "for " + text + ": " + refused.getMessage());
       assertEquals(before, fileText(), "a refused write changes nothing");
     }
     assertEquals("kept", store.get(NS, "r1").orElseThrow().content());
+  }
+
+  // ---------------------------------------------------------------- search index
+
+  @Test
+  void searchesAfterWritesAndEditsEmbedOnlyTheRecordsWhoseTextChanged() throws IOException {
+    store.close();
+    CountingEmbedder embedder = new CountingEmbedder();
+    store = Fixtures.open(dir, embedder);
+    for (int i = 0; i < 20; i++) {
+      store.put(record(NS, "r" + i, "note " + i + " about topic" + i));
+    }
+    assertEquals("r3", store.search(NS, query("topic3")).get(0).record().id());
+    assertEquals(20 + 1, embedder.calls.get(), "every record and the query");
+
+    // The store's own writes: a new record costs one embedding; a new tag, a delete and a
+    // forget cost none.
+    store.put(record(NS, "r20", "note about coffee"));
+    store.put(store.get(NS, "r4").orElseThrow().toBuilder().tags(List.of("tagged")).build());
+    store.delete(NS, "r5");
+    store.put(store.get(NS, "r6").orElseThrow().toBuilder().status(MemoryStatus.FORGOTTEN).build());
+    assertEquals("r20", store.search(NS, query("coffee")).get(0).record().id());
+    assertEquals("r4", store.search(NS, query("tagged")).get(0).record().id());
+    for (String gone : List.of("topic5", "topic6")) {
+      assertTrue(
+          store.search(NS, query(gone)).stream()
+              .noneMatch(h -> h.record().content().contains(gone)),
+          gone);
+    }
+    assertEquals(21 + 1 + 4, embedder.calls.get(), "r20 and four queries");
+
+    // A person edits one entry on disk: the re-read file embeds only that entry.
+    Files.writeString(file(), fileText().replace("about topic7", "about green tea"), UTF_8);
+    assertEquals("r7", store.search(NS, query("green tea")).get(0).record().id());
+    assertEquals(26 + 1 + 1, embedder.calls.get(), "r7 and the query");
   }
 
   // ---------------------------------------------------------------- limits
@@ -515,58 +569,7 @@ class TestDeepAgentsFilesStore {
         ((DeepAgentsFilesStore) store).fileOf(slashy).toString());
   }
 
-  // ---------------------------------------------------------------- concurrency, lifecycle
-
-  @Test
-  void concurrentPutsFromEightThreadsAllLand() throws Exception {
-    int threads = 8;
-    int perThread = 40;
-    CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        done.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < perThread; i++) {
-                    String id = "t" + thread + "-" + i;
-                    MemoryRecord r = record(NS, id, "thread " + thread + " item " + i);
-                    store.put(r);
-                    assertEquals(Optional.of(r), store.get(NS, id));
-                  }
-                  return null;
-                }));
-      }
-      done.add(
-          pool.submit(
-              () -> {
-                start.await();
-                for (int i = 0; i < 50; i++) {
-                  store.search(NS, query("thread item"));
-                  store.readFile(NS);
-                }
-                return null;
-              }));
-      start.countDown();
-      for (Future<?> f : done) {
-        f.get(2, TimeUnit.MINUTES);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-    assertEquals(
-        threads * perThread, store.list(NS, new ListQuery(1000, null, true)).records().size());
-    store.close();
-    store = Fixtures.open(dir);
-    for (int t = 0; t < threads; t++) {
-      for (int i = 0; i < perThread; i++) {
-        assertTrue(store.get(NS, "t" + t + "-" + i).isPresent(), "t" + t + "-" + i);
-      }
-    }
-  }
+  // ---------------------------------------------------------------- atomic writes, lifecycle
 
   @Test
   void strayTemporaryFilesAreRemovedOnOpen() throws IOException {
@@ -589,64 +592,37 @@ class TestDeepAgentsFilesStore {
   }
 
   @Test
-  void garbageCursorIsRejectedNamingPageToken() {
-    for (String bad : List.of("garbage!", "MTpub3Q6YToj", "eA")) {
-      MemoryException e =
-          assertCode(Code.INVALID_ARGUMENT, () -> store.list(NS, new ListQuery(10, bad, false)));
-      assertEquals("page_token", e.field());
-    }
-  }
-
-  @Test
-  void listPagesNewestFirst() {
-    for (int i = 0; i < 25; i++) {
-      store.put(record(NS, String.format("r%02d", i), "x", T0.plusSeconds(i % 5)));
-    }
-    List<String> seen = new ArrayList<>();
-    String cursor = null;
-    do {
-      Page p = store.list(NS, new ListQuery(4, cursor, false));
-      p.records().forEach(r -> seen.add(r.id()));
-      cursor = p.nextCursor();
-    } while (cursor != null);
-    List<String> expected = new ArrayList<>();
-    for (int s = 4; s >= 0; s--) {
-      for (int i = 24; i >= 0; i--) {
-        if (i % 5 == s) {
-          expected.add(String.format("r%02d", i));
-        }
-      }
-    }
-    assertEquals(expected, seen);
-  }
-
-  @Test
-  void searchRanksTheRecordHoldingTheQueryWordsFirst() {
-    store.put(record(NS, "gate", "The release gate is npm run check:rules."));
-    store.put(record(NS, "coffee", "Alice prefers dark roast coffee."));
-    store.put(record(NS, "release", "Releases happen on Fridays."));
-    List<ScoredRecord> hits = store.search(NS, query("what is the release gate"));
-    assertEquals("gate", hits.get(0).record().id());
-    assertNotEquals(0f, hits.get(0).score());
-  }
-
-  @Test
-  void providerIsFoundByNameWithRecordsAndFiles() {
+  void providerIsRegisteredForServiceLoaderWithRecordsAndFiles() {
     List<MemoryProvider> found =
         ServiceLoader.load(MemoryProvider.class).stream()
+            .filter(p -> p.type() == DeepAgentsFilesProvider.class)
             .map(ServiceLoader.Provider::get)
-            .filter(p -> p.name().equals("deepagents-files"))
             .toList();
     assertEquals(1, found.size());
+    assertEquals("deepagents-files", found.get(0).name());
     assertEquals(Set.of(Capability.RECORDS, Capability.FILES), found.get(0).capabilities());
   }
 
-  @Test
-  void unknownSettingIsRejectedNamingIt() throws IOException {
-    Path other = Files.createDirectories(dir.resolve("other"));
-    MemoryException e =
-        assertCode(Code.INVALID_ARGUMENT, () -> Fixtures.open(other, Map.of("root", "/tmp")));
-    assertEquals("spec.settings.root", e.field());
+  /** Counts the texts it embeds. */
+  private static final class CountingEmbedder implements Embedder {
+    final AtomicInteger calls = new AtomicInteger();
+    private final Embedder delegate = new HashEmbedder();
+
+    @Override
+    public String name() {
+      return "counting";
+    }
+
+    @Override
+    public int dimensions() {
+      return delegate.dimensions();
+    }
+
+    @Override
+    public float[] embed(String text) {
+      calls.incrementAndGet();
+      return delegate.embed(text);
+    }
   }
 
   private static SearchQuery query(String text) {
