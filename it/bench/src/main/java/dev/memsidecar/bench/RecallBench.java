@@ -1,6 +1,9 @@
 package dev.memsidecar.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStore;
@@ -8,20 +11,16 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
-import dev.memsidecar.toolkit.HashEmbedder;
 import dev.memsidecar.provider.lucene.LuceneHnswProvider;
+import dev.memsidecar.toolkit.HashEmbedder;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -122,7 +121,7 @@ public final class RecallBench {
     Random random = new Random(options.seed);
     float[][] centroids = new float[options.clusters][];
     for (int c = 0; c < centroids.length; c++) {
-      centroids[c] = unit(gaussian(random, options.dims, 1.0));
+      centroids[c] = Embedder.unit(gaussian(random, options.dims, 1.0));
     }
     float[][] vectors = new float[options.records][];
     for (int i = 0; i < vectors.length; i++) {
@@ -290,25 +289,13 @@ public final class RecallBench {
     for (int d = 0; d < noise.length; d++) {
       noise[d] += centroid[d];
     }
-    return unit(noise);
+    return Embedder.unit(noise);
   }
 
   private static float[] gaussian(Random random, int dims, double sigma) {
     float[] v = new float[dims];
     for (int d = 0; d < dims; d++) {
       v[d] = (float) (random.nextGaussian() * sigma);
-    }
-    return v;
-  }
-
-  private static float[] unit(float[] v) {
-    double norm = 0;
-    for (float x : v) {
-      norm += (double) x * x;
-    }
-    float inv = (float) (1.0 / Math.sqrt(norm));
-    for (int d = 0; d < v.length; d++) {
-      v[d] *= inv;
     }
     return v;
   }
@@ -362,28 +349,29 @@ public final class RecallBench {
   private record Question(Namespace namespace, String text, int category, Set<String> evidence) {}
 
   private void locomo(Path dir, Path file) throws Exception {
-    Object parsed = new MiniJson(Files.readString(file, StandardCharsets.UTF_8)).parse();
+    JsonNode parsed = new ObjectMapper().readTree(file.toFile());
     List<MemoryRecord> turns = new ArrayList<>();
     List<Question> questions = new ArrayList<>();
-    for (Object convObj : (List<?>) parsed) {
-      Map<?, ?> conv = (Map<?, ?>) convObj;
-      Namespace ns = Namespace.of("locomo:" + conv.get("sample_id"));
-      Map<?, ?> sessions = (Map<?, ?>) conv.get("conversation");
+    for (JsonNode conv : parsed) {
+      Namespace ns = Namespace.of("locomo:" + conv.path("sample_id").asText());
       Set<String> known = new HashSet<>();
-      for (Map.Entry<?, ?> e : sessions.entrySet()) {
-        Matcher m = SESSION.matcher((String) e.getKey());
-        if (!m.matches() || !(e.getValue() instanceof List<?> list)) {
+      for (Map.Entry<String, JsonNode> e : conv.path("conversation").properties()) {
+        Matcher m = SESSION.matcher(e.getKey());
+        if (!m.matches() || !e.getValue().isArray()) {
           continue;
         }
         int session = Integer.parseInt(m.group(1));
         int n = 0;
-        for (Object turnObj : list) {
-          Map<?, ?> turn = (Map<?, ?>) turnObj;
-          String diaId = (String) turn.get("dia_id");
+        for (JsonNode turn : e.getValue()) {
+          String diaId = turn.path("dia_id").asText();
           StringBuilder content =
-              new StringBuilder().append(turn.get("speaker")).append(": ").append(turn.get("text"));
-          if (turn.get("blip_caption") instanceof String caption) {
-            content.append(" [shares ").append(caption).append(']');
+              new StringBuilder()
+                  .append(turn.path("speaker").asText())
+                  .append(": ")
+                  .append(turn.path("text").asText());
+          JsonNode caption = turn.path("blip_caption");
+          if (caption.isTextual()) {
+            content.append(" [shares ").append(caption.asText()).append(']');
           }
           known.add(diaId);
           turns.add(
@@ -391,30 +379,28 @@ public final class RecallBench {
                   .namespace(ns)
                   .id(turnId(diaId))
                   .profile("locomo")
-                  .kind(dev.memsidecar.api.MemoryKind.EPISODIC)
+                  .kind(MemoryKind.EPISODIC)
                   .content(content.toString())
                   .metadata(Map.of("dia_id", diaId))
                   .times(T0.plusSeconds(session * 86_400L + n++))
                   .build());
         }
       }
-      for (Object qaObj : (List<?>) conv.get("qa")) {
-        Map<?, ?> qa = (Map<?, ?>) qaObj;
-        int category = ((Number) qa.get("category")).intValue();
-        if (category < 1 || category > 4 || !(qa.get("evidence") instanceof List<?> ev)) {
+      for (JsonNode qa : conv.path("qa")) {
+        int category = qa.path("category").asInt();
+        if (category < 1 || category > 4 || !qa.path("evidence").isArray()) {
           continue;
         }
         Set<String> evidence = new HashSet<>();
-        for (Object raw : ev) {
-          for (String tok :
-              String.valueOf(raw).replace('(', ' ').replace(')', ' ').split("[;,\\s]+")) {
+        for (JsonNode raw : qa.path("evidence")) {
+          for (String tok : raw.asText().replace('(', ' ').replace(')', ' ').split("[;,\\s]+")) {
             if (DIA_ID.matcher(tok).matches() && known.contains(tok)) {
               evidence.add(turnId(tok));
             }
           }
         }
         if (!evidence.isEmpty()) {
-          questions.add(new Question(ns, (String) qa.get("question"), category, evidence));
+          questions.add(new Question(ns, qa.path("question").asText(), category, evidence));
         }
       }
     }
@@ -530,147 +516,6 @@ public final class RecallBench {
                 }
               })
           .sum();
-    }
-  }
-
-  /** Just enough JSON for the LoCoMo file: objects, arrays, strings, numbers, literals. */
-  private static final class MiniJson {
-    private final String s;
-    private int pos;
-
-    MiniJson(String s) {
-      this.s = s;
-    }
-
-    Object parse() {
-      Object v = value();
-      space();
-      if (pos != s.length()) {
-        throw error("trailing text");
-      }
-      return v;
-    }
-
-    private Object value() {
-      space();
-      if (pos >= s.length()) {
-        throw error("unexpected end");
-      }
-      char c = s.charAt(pos);
-      switch (c) {
-        case '{' -> {
-          pos++;
-          Map<String, Object> out = new LinkedHashMap<>();
-          space();
-          if (s.charAt(pos) == '}') {
-            pos++;
-            return out;
-          }
-          while (true) {
-            space();
-            String key = string();
-            space();
-            expect(':');
-            out.put(key, value());
-            space();
-            if (s.charAt(pos) == ',') {
-              pos++;
-            } else {
-              expect('}');
-              return out;
-            }
-          }
-        }
-        case '[' -> {
-          pos++;
-          List<Object> out = new ArrayList<>();
-          space();
-          if (s.charAt(pos) == ']') {
-            pos++;
-            return out;
-          }
-          while (true) {
-            out.add(value());
-            space();
-            if (s.charAt(pos) == ',') {
-              pos++;
-            } else {
-              expect(']');
-              return out;
-            }
-          }
-        }
-        case '"' -> {
-          return string();
-        }
-        default -> {
-          if (s.startsWith("true", pos)) {
-            pos += 4;
-            return Boolean.TRUE;
-          }
-          if (s.startsWith("false", pos)) {
-            pos += 5;
-            return Boolean.FALSE;
-          }
-          if (s.startsWith("null", pos)) {
-            pos += 4;
-            return null;
-          }
-          int start = pos;
-          while (pos < s.length() && "+-0123456789.eE".indexOf(s.charAt(pos)) >= 0) {
-            pos++;
-          }
-          if (start == pos) {
-            throw error("unexpected '" + c + "'");
-          }
-          return Double.parseDouble(s.substring(start, pos));
-        }
-      }
-    }
-
-    private String string() {
-      expect('"');
-      StringBuilder out = new StringBuilder();
-      while (true) {
-        char c = s.charAt(pos++);
-        if (c == '"') {
-          return out.toString();
-        }
-        if (c != '\\') {
-          out.append(c);
-          continue;
-        }
-        char e = s.charAt(pos++);
-        switch (e) {
-          case 'n' -> out.append('\n');
-          case 't' -> out.append('\t');
-          case 'r' -> out.append('\r');
-          case 'b' -> out.append('\b');
-          case 'f' -> out.append('\f');
-          case 'u' -> {
-            out.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16));
-            pos += 4;
-          }
-          default -> out.append(e);
-        }
-      }
-    }
-
-    private void expect(char c) {
-      if (pos >= s.length() || s.charAt(pos) != c) {
-        throw error("expected '" + c + "'");
-      }
-      pos++;
-    }
-
-    private void space() {
-      while (pos < s.length() && Character.isWhitespace(s.charAt(pos))) {
-        pos++;
-      }
-    }
-
-    private IllegalArgumentException error(String what) {
-      return new IllegalArgumentException("bad JSON at offset " + pos + ": " + what);
     }
   }
 
