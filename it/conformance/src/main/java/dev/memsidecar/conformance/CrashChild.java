@@ -17,72 +17,183 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
- * The child process of {@link MemoryStoreConformance#acknowledgedWritesSurviveKillOfTheProcess}:
- * opens a provider's store, puts {@link #COUNT} records (with {@link Capability#RECORDS}) and
- * writes a memory file (with {@link Capability#FILES}), prints {@value #WRITTEN} and waits to be killed. If its parent goes
- * away first (stdin closes) it halts without closing anything, as a crash would.
+ * The child process of {@link MemoryStoreConformance#acknowledgedWritesSurviveKillOfTheProcess}. It
+ * opens a provider's store and writes its {@link Workload}: with {@link Capability#RECORDS} it puts
+ * the records from {@value #WRITERS} threads at once and then deletes one; with {@link
+ * Capability#FILES} it writes a memory file. Then it writes a sequence, one write after another: a
+ * record (in a namespace of its own) and a version of another memory file at each step. After
+ * {@value Workload#SEQUENCE_ACKNOWLEDGED} steps it prints {@value #WRITTEN} and goes on, so that
+ * the parent's SIGKILL lands in the middle of a write. When the sequence is done it waits to be
+ * killed; if its parent goes away first (stdin closes) it halts without closing anything, as a
+ * crash would.
  *
- * <p>Arguments: provider class, embedder class, data directory, then {@code key=value} settings.
+ * <p>Arguments: provider class, embedder class, data directory, workload seed, then {@code
+ * key=value} settings.
  */
 public final class CrashChild {
   static final String WRITTEN = "written";
-  static final int COUNT = 100;
-  static final Namespace RECORDS = Namespace.of("crash:workspace:conformance");
-  static final Namespace FILES = Namespace.of("crash:workspace:files");
-  static final String FILE = "# crash file\n\n- written just before kill -9\n";
-  static final Instant T0 = Instant.parse("2026-01-02T03:04:05.123456789Z");
+  static final int WRITERS = 4;
 
   private CrashChild() {}
 
   public static void main(String[] args) throws Exception {
     MemoryProvider provider = instance(args[0], MemoryProvider.class);
     Embedder embedder = instance(args[1], Embedder.class);
+    Workload work = Workload.of(Long.parseLong(args[3]));
     Map<String, String> settings = new LinkedHashMap<>();
-    for (int i = 3; i < args.length; i++) {
+    for (int i = 4; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       settings.put(kv[0], kv[1]);
     }
     MemoryStore store =
-        provider.open(new ProviderContext("conformance", Path.of(args[2]), settings, embedder));
-    if (provider.capabilities().contains(Capability.RECORDS)) {
-      for (MemoryRecord r : records()) {
-        store.put(r);
+        provider.open(
+            new ProviderContext(RandomMemories.PROFILE, Path.of(args[2]), settings, embedder));
+    Set<Capability> capabilities = provider.capabilities();
+    if (capabilities.contains(Capability.RECORDS)) {
+      putConcurrently(store, work.records());
+      if (!store.delete(work.namespace(), work.deleted().id())) {
+        throw new IllegalStateException("delete of a record just put returned false");
       }
     }
-    if (provider.capabilities().contains(Capability.FILES)) {
-      store.writeFile(FILES, FILE, null);
+    if (capabilities.contains(Capability.FILES)) {
+      store.writeFile(work.fileNamespace(), work.file(), null);
     }
-    System.out.println(WRITTEN);
-    System.out.flush();
+    for (int i = 0; i < Workload.SEQUENCE; i++) {
+      if (capabilities.contains(Capability.RECORDS)) {
+        store.put(work.sequence().get(i));
+      }
+      if (capabilities.contains(Capability.FILES)) {
+        store.writeFile(work.sequenceFileNamespace(), Workload.sequenceFile(i), null);
+      }
+      if (i == Workload.SEQUENCE_ACKNOWLEDGED - 1) {
+        System.out.println(WRITTEN);
+        System.out.flush();
+      }
+    }
     while (System.in.read() >= 0) {
       // wait for SIGKILL
     }
     Runtime.getRuntime().halt(3);
   }
 
-  /** The records the child writes, the same in both processes. */
-  static List<MemoryRecord> records() {
-    List<MemoryRecord> out = new ArrayList<>();
-    for (int i = 0; i < COUNT; i++) {
-      out.add(
-          MemoryRecord.builder()
-              .id("r" + i)
-              .namespace(RECORDS)
-              .profile("conformance")
-              .content("crash record " + i + " 记忆")
-              .tags(List.of("crash"))
-              .times(T0.plusMillis(i))
-              .gateScore(8)
-              .build());
+  private static void putConcurrently(MemoryStore store, List<MemoryRecord> records)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    try {
+      List<Callable<Void>> writers = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        int first = w;
+        writers.add(
+            () -> {
+              for (int i = first; i < records.size(); i += WRITERS) {
+                store.put(records.get(i));
+              }
+              return null;
+            });
+      }
+      for (Future<Void> f : pool.invokeAll(writers)) {
+        f.get(); // a failed put fails the child, and the parent shows its output
+      }
+    } finally {
+      pool.shutdown();
     }
-    return out;
   }
 
-  /** Starts the child and returns once it has written everything (or fails with its output). */
+  /**
+   * What the child writes, drawn from a seed, so that the parent draws the same and a failure
+   * replays with the test's seed.
+   *
+   * @param namespace where the acknowledged records go
+   * @param records the records put before {@value #WRITTEN}, {@code findable} among them
+   * @param deleted the record of {@code records} deleted before {@value #WRITTEN}
+   * @param findable an active record, the only one holding {@code word}
+   * @param word the word that finds {@code findable}
+   * @param fileNamespace the namespace of the memory file written before {@value #WRITTEN}
+   * @param file that file's content
+   * @param sequenceNamespace where the records of the sequence go
+   * @param sequence the records put one after another, the first {@value #SEQUENCE_ACKNOWLEDGED}
+   *     before {@value #WRITTEN}
+   * @param sequenceFileNamespace the namespace whose file the sequence rewrites
+   */
+  record Workload(
+      Namespace namespace,
+      List<MemoryRecord> records,
+      MemoryRecord deleted,
+      MemoryRecord findable,
+      String word,
+      Namespace fileNamespace,
+      String file,
+      Namespace sequenceNamespace,
+      List<MemoryRecord> sequence,
+      Namespace sequenceFileNamespace) {
+    static final int ACKNOWLEDGED = 200;
+    static final int SEQUENCE = 500;
+    static final int SEQUENCE_ACKNOWLEDGED = 20;
+
+    static Workload of(long seed) {
+      RandomMemories gen = new RandomMemories(new Random(seed));
+      Random random = gen.random();
+      Namespace namespace = gen.namespace();
+      List<MemoryRecord> records = new ArrayList<>();
+      for (int i = 0; i < ACKNOWLEDGED; i++) {
+        records.add(gen.fullRecord(namespace, gen.id()));
+      }
+      String word = gen.word();
+      Instant created = gen.instant();
+      MemoryRecord findable =
+          gen.record(namespace, gen.id(), "findable " + word + " " + gen.unicodeFragment(), created)
+              .build();
+      MemoryRecord deleted = records.get(random.nextInt(records.size()));
+      records.add(random.nextInt(records.size() + 1), findable);
+      Namespace fileNamespace = gen.namespace();
+      String file = "# Memory\n\n- " + gen.unicodeFragment() + "\n- " + gen.word() + " 🚀\n";
+      Namespace sequenceNamespace = gen.namespace();
+      List<MemoryRecord> sequence = new ArrayList<>();
+      for (int i = 0; i < SEQUENCE; i++) {
+        sequence.add(gen.fullRecord(sequenceNamespace, gen.id()));
+      }
+      return new Workload(
+          namespace,
+          List.copyOf(records),
+          deleted,
+          findable,
+          word,
+          fileNamespace,
+          file,
+          sequenceNamespace,
+          List.copyOf(sequence),
+          gen.namespace());
+    }
+
+    /** The records that must be there after the kill: all but the deleted one. */
+    List<MemoryRecord> survivors() {
+      return records.stream().filter(r -> r != deleted).toList();
+    }
+
+    /** Version {@code i} of the file the sequence rewrites; long enough to tear. */
+    static String sequenceFile(int i) {
+      return "# Sequence\n\n" + ("- version " + i + " 用户喜欢简洁的回答\n").repeat(200);
+    }
+  }
+
+  /**
+   * Starts the child and returns once it has written what it acknowledges, in the middle of its
+   * sequence (or fails with its output).
+   */
   static Process start(
-      Class<?> provider, Class<?> embedder, Path dataDirectory, Map<String, String> settings)
+      Class<?> provider,
+      Class<?> embedder,
+      Path dataDirectory,
+      long workloadSeed,
+      Map<String, String> settings)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElseThrow());
@@ -92,6 +203,7 @@ public final class CrashChild {
     command.add(provider.getName());
     command.add(embedder.getName());
     command.add(dataDirectory.toString());
+    command.add(Long.toString(workloadSeed));
     settings.forEach((k, v) -> command.add(k + "=" + v));
     Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
     StringBuilder output = new StringBuilder();
@@ -106,7 +218,8 @@ public final class CrashChild {
     throw new AssertionError("crash child exited with " + child.waitFor() + ":\n" + output);
   }
 
-  private static <T> T instance(String className, Class<T> type) throws ReflectiveOperationException {
+  private static <T> T instance(String className, Class<T> type)
+      throws ReflectiveOperationException {
     return type.cast(Class.forName(className).getDeclaredConstructor().newInstance());
   }
 }

@@ -22,14 +22,14 @@ final class SeedReporter
   }
 
   @Override
-  public void handleBeforeEachMethodExecutionException(
-      ExtensionContext context, Throwable failure) throws Throwable {
+  public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable failure)
+      throws Throwable {
     throw withSeed(context, failure);
   }
 
   @Override
-  public void handleAfterEachMethodExecutionException(
-      ExtensionContext context, Throwable failure) throws Throwable {
+  public void handleAfterEachMethodExecutionException(ExtensionContext context, Throwable failure)
+      throws Throwable {
     throw withSeed(context, failure);
   }
 
@@ -38,10 +38,7 @@ final class SeedReporter
     String test =
         context.getTestClass().map(Class::getName).orElse("?")
             + context.getTestMethod().map(Method::getName).map(m -> "#" + m).orElse("");
-    return "replay with -Dconformance.seed="
-        + MemoryStoreConformance.SEED
-        + " -Dtest="
-        + test;
+    return "replay with -Dconformance.seed=" + MemoryStoreConformance.SEED + " -Dtest=" + test;
   }
 
   private static Throwable withSeed(ExtensionContext context, Throwable failure) {

@@ -9,17 +9,38 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.conformance.MemoryStoreConformance;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The shared conformance suite, run against {@code deepagents-files}. */
+/**
+ * The shared conformance suite, run against {@code deepagents-files}: its lock file holds the data
+ * directory against other processes, and opening it removes the temporary files a crash left.
+ */
 class TestDeepAgentsFilesConformance extends MemoryStoreConformance {
   @Override
   protected MemoryProvider provider() {
     return new DeepAgentsFilesProvider();
+  }
+
+  @Override
+  protected boolean locksDataDirectory() {
+    return true;
+  }
+
+  @Override
+  protected void assertCleanAfterCrash(Path dataDirectory) throws IOException {
+    try (Stream<Path> files = Files.walk(dataDirectory)) {
+      List<Path> temporaries =
+          files.filter(p -> DurableFiles.isTemporary(p.getFileName().toString())).toList();
+      assertEquals(List.of(), temporaries, "temporary files left after reopen");
+    }
   }
 
   /** The file and the records of one namespace are one thing here: both survive reopen. */
