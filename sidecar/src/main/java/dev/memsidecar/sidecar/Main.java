@@ -2,6 +2,7 @@ package dev.memsidecar.sidecar;
 
 import dev.memsidecar.core.CoreModule;
 import dev.memsidecar.core.MemoryEngine;
+import dev.memsidecar.core.StartupException;
 import dev.memsidecar.sidecar.config.ConfigException;
 import dev.memsidecar.sidecar.config.ConfigLoader;
 import dev.memsidecar.sidecar.config.SidecarConfig;
@@ -40,7 +41,7 @@ public final class Main {
       SIGTERM: health turns NOT_SERVING, in-flight calls finish, exit 0.
       """;
 
-  private static final int WORKER_THREADS = 16;
+  private static final System.Logger LOG = System.getLogger(Main.class.getName());
   private static final long SHUTDOWN_GRACE_MILLIS = 10_000;
 
   private Main() {}
@@ -80,7 +81,8 @@ public final class Main {
         return 0;
       }
       if (!args.hasNext()) {
-        return usageError(err, flag.startsWith("--") ? flag + " needs a value" : "unexpected '" + flag + "'");
+        return usageError(
+            err, flag.startsWith("--") ? flag + " needs a value" : "unexpected '" + flag + "'");
       }
       String value = args.next();
       switch (flag) {
@@ -101,6 +103,7 @@ public final class Main {
       }
     }
 
+    SidecarServer server;
     SidecarConfig config;
     try {
       config =
@@ -108,25 +111,21 @@ public final class Main {
               workspace.toAbsolutePath().normalize(),
               System.getenv(),
               new ConfigLoader.Overrides(host, port, data, plugins));
-    } catch (ConfigException e) {
-      err.println("memsidecar: configuration error: " + e.getMessage());
-      return 2;
-    }
-
-    SidecarServer server;
-    try {
-      MemoryEngine engine =
-          new CoreModule(config.engine(), Main.class.getClassLoader()).engine();
+      MemoryEngine engine = new CoreModule(config.engine(), Main.class.getClassLoader()).engine();
       server =
           new SidecarServer(
-                  NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())),
+                  NettyServerBuilder.forAddress(
+                      new InetSocketAddress(config.host(), config.port())),
                   engine,
                   version(),
-                  WORKER_THREADS)
+                  config.maxConcurrentCalls(),
+                  config.maxQueuedCalls())
               .start();
-    } catch (IOException | RuntimeException e) {
-      err.println("memsidecar: cannot start: " + rootMessage(e));
-      return 1;
+    } catch (StartupException e) {
+      return cannotStart(err, e.getMessage(), e instanceof ConfigException ? 2 : 1);
+    } catch (RuntimeException | Error e) {
+      LOG.log(System.Logger.Level.ERROR, "unexpected failure at start-up", e);
+      return cannotStart(err, "unexpected " + e + " (stack trace logged)", 1);
     }
     SidecarServer running = server;
     Runnable stop = () -> running.stop(SHUTDOWN_GRACE_MILLIS);
@@ -173,12 +172,9 @@ public final class Main {
     return 2;
   }
 
-  private static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    String message = t.getMessage() == null ? t.toString() : t.getMessage();
-    return t == e ? message : e.getMessage() + " (" + message + ")";
+  /** The one line every start-up failure prints; returns {@code exitCode}. */
+  private static int cannotStart(PrintStream err, String message, int exitCode) {
+    err.println("memsidecar: cannot start: " + message);
+    return exitCode;
   }
 }

@@ -27,13 +27,16 @@ final class MemoryFileGrpcService extends MemoryFileServiceGrpc.MemoryFileServic
   public void listMemoryFiles(
       ListMemoryFilesRequest req, StreamObserver<ListMemoryFilesResponse> out) {
     ListMemoryFilesResponse.Builder res = ListMemoryFilesResponse.newBuilder();
-    files.list(ProtoMapping.scope(req.getScope()), ProtoMapping.options()).forEach(f -> res.addFiles(file(f)));
+    files
+        .list(ProtoMapping.scope(req.getScope()), ProtoMapping.options())
+        .forEach(f -> res.addFiles(file(f)));
     out.onNext(res.build());
     out.onCompleted();
   }
 
   @Override
-  public void readMemoryFile(ReadMemoryFileRequest req, StreamObserver<ReadMemoryFileResponse> out) {
+  public void readMemoryFile(
+      ReadMemoryFileRequest req, StreamObserver<ReadMemoryFileResponse> out) {
     var f = files.read(ProtoMapping.scope(req.getScope()), req.getPath(), ProtoMapping.options());
     out.onNext(ReadMemoryFileResponse.newBuilder().setFile(file(f)).build());
     out.onCompleted();
@@ -54,7 +57,8 @@ final class MemoryFileGrpcService extends MemoryFileServiceGrpc.MemoryFileServic
   }
 
   @Override
-  public void editMemoryFile(EditMemoryFileRequest req, StreamObserver<EditMemoryFileResponse> out) {
+  public void editMemoryFile(
+      EditMemoryFileRequest req, StreamObserver<EditMemoryFileResponse> out) {
     var f =
         files.edit(
             ProtoMapping.scope(req.getScope()),

@@ -72,7 +72,8 @@ final class MemoryGrpcService extends MemoryServiceGrpc.MemoryServiceImplBase {
 
   @Override
   public void getMemory(GetMemoryRequest req, StreamObserver<GetMemoryResponse> out) {
-    var memory = engine.get(
+    var memory =
+        engine.get(
             ProtoMapping.scope(req.getScope()),
             req.getProfile(),
             req.getId(),

@@ -72,7 +72,8 @@ final class ProtoMapping {
       case MEMORY_KIND_SEMANTIC -> dev.memsidecar.api.MemoryKind.SEMANTIC;
       case MEMORY_KIND_EPISODIC -> dev.memsidecar.api.MemoryKind.EPISODIC;
       case MEMORY_KIND_PROCEDURAL -> dev.memsidecar.api.MemoryKind.PROCEDURAL;
-      case UNRECOGNIZED -> throw MemoryException.invalidArgument(field, field + " is not a known kind");
+      case UNRECOGNIZED ->
+          throw MemoryException.invalidArgument(field, field + " is not a known kind");
     };
   }
 
@@ -93,7 +94,8 @@ final class ProtoMapping {
       case VALIDITY_UNSPECIFIED -> null;
       case VALIDITY_LONG_TERM -> dev.memsidecar.api.Validity.LONG_TERM;
       case VALIDITY_SHORT_TERM -> dev.memsidecar.api.Validity.SHORT_TERM;
-      case UNRECOGNIZED -> throw MemoryException.invalidArgument("validity", "validity is not known");
+      case UNRECOGNIZED ->
+          throw MemoryException.invalidArgument("validity", "validity is not known");
     };
   }
 

@@ -3,6 +3,7 @@ package dev.memsidecar.sidecar;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.core.MemoryEngine;
+import dev.memsidecar.core.StartupException;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryFileServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
@@ -17,17 +18,16 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The gRPC server around one engine: memsidecar.v1 services, grpc.health.v1 and server reflection,
- * on a fixed pool of worker threads. {@link #stop} is the shutdown order: health NOT_SERVING, stop
- * taking calls, let in-flight calls finish (up to a grace period), cancel the rest, close the
+ * The gRPC server around one engine: memsidecar.v1 services, grpc.health.v1 and server reflection.
+ * The memsidecar.v1 calls go through {@link CallAdmission} (at most {@code maxConcurrentCalls} run
+ * at once on worker threads, {@code maxQueuedCalls} more wait, any further call is refused with
+ * RESOURCE_EXHAUSTED) and then {@link StatusMapping}; health and reflection are never refused and
+ * answer even when every worker is busy. {@link #stop} is the shutdown order: health NOT_SERVING,
+ * stop taking calls, let in-flight calls finish (up to a grace period), cancel the rest, close the
  * engine.
  */
 public final class SidecarServer {
@@ -36,14 +36,25 @@ public final class SidecarServer {
   private final Server server;
   private final HealthStatusManager health = new HealthStatusManager();
   private final MemoryEngine engine;
-  private final ExecutorService executor;
+  private final CallAdmission admission;
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
 
-  /** Builds (does not start) a server for {@code engine} with {@code builder}'s transport. */
-  public SidecarServer(ServerBuilder<?> builder, MemoryEngine engine, String version, int threads) {
+  /**
+   * Builds (does not start) a server for {@code engine} with {@code builder}'s transport; the
+   * builder's executor is replaced (see {@link CallAdmission}).
+   *
+   * @param maxConcurrentCalls calls that run at once, each on a worker thread of its own
+   * @param maxQueuedCalls admitted calls beyond those that wait for a worker
+   */
+  public SidecarServer(
+      ServerBuilder<?> builder,
+      MemoryEngine engine,
+      String version,
+      int maxConcurrentCalls,
+      int maxQueuedCalls) {
     this.engine = requireNonNull(engine, "engine is null");
-    this.executor = workers(threads);
+    this.admission = new CallAdmission(maxConcurrentCalls, maxQueuedCalls);
     StatusMapping errors = new StatusMapping();
     List<BindableService> services =
         List.of(
@@ -53,19 +64,38 @@ public final class SidecarServer {
             // Not built yet: listed by reflection, every method answers UNIMPLEMENTED.
             new ToolRuleServiceGrpc.ToolRuleServiceImplBase() {});
     for (BindableService service : services) {
-      builder.addService(ServerInterceptors.intercept(service, errors));
+      // The last interceptor runs first: admission, then error mapping around the service.
+      builder.addService(ServerInterceptors.intercept(service, errors, admission));
     }
     this.server =
         builder
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance())
-            .executor(executor)
+            .directExecutor()
             .build();
   }
 
-  /** Starts serving; health turns SERVING. */
-  public SidecarServer start() throws IOException {
-    server.start();
+  /**
+   * Starts serving; health turns SERVING.
+   *
+   * @throws StartupException when the server cannot listen (e.g. the port is taken); the engine is
+   *     closed by then
+   */
+  public SidecarServer start() {
+    try {
+      server.start();
+    } catch (IOException e) {
+      admission.shutdown();
+      engine.close();
+      Throwable cause = e.getCause();
+      throw new StartupException(
+          "cannot serve gRPC: "
+              + e.getMessage()
+              + (cause == null || cause.getMessage() == null
+                  ? ""
+                  : " (" + cause.getMessage() + ")"),
+          e);
+    }
     health.setStatus("", ServingStatus.SERVING);
     for (String name :
         List.of(
@@ -107,7 +137,11 @@ public final class SidecarServer {
       Thread.currentThread().interrupt();
       server.shutdownNow();
     } finally {
-      executor.shutdown();
+      // Cancelled calls may still be inside the engine on a worker; close it after them.
+      admission.shutdown();
+      if (!admission.awaitTermination(5, TimeUnit.SECONDS)) {
+        LOG.log(System.Logger.Level.WARNING, "workers still busy; closing the engine anyway");
+      }
       engine.close();
       stopped.countDown();
     }
@@ -116,20 +150,5 @@ public final class SidecarServer {
   /** Blocks until the server has terminated. */
   public void awaitTermination() throws InterruptedException {
     server.awaitTermination();
-  }
-
-  private static ExecutorService workers(int threads) {
-    AtomicInteger n = new AtomicInteger();
-    return new ThreadPoolExecutor(
-        threads,
-        threads,
-        60,
-        TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(),
-        r -> {
-          Thread t = new Thread(r, "memsidecar-grpc-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
   }
 }

@@ -1,21 +1,43 @@
 package dev.memsidecar.sidecar;
 
+import com.google.protobuf.Any;
+import com.google.rpc.BadRequest;
 import dev.memsidecar.api.MemoryException;
+import io.grpc.Context;
+import io.grpc.Deadline;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import java.util.UUID;
+import io.grpc.StatusException;
+import io.grpc.protobuf.StatusProto;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The one place exceptions become gRPC statuses. A {@link MemoryException} keeps its code and its
- * message (which names the field at fault); anything else is INTERNAL with an error id that is
- * also logged with the stack trace, and its message is not echoed to the client.
+ * The one place exceptions become gRPC statuses, for every exception a service method throws.
+ *
+ * <ul>
+ *   <li>A {@link MemoryException} keeps its code and its message (core keeps client text in it
+ *       short; a message longer than {@value #MAX_DESCRIPTION_CHARS} characters is cut). One with
+ *       INVALID_ARGUMENT and a {@link MemoryException#field() field} also carries a {@code
+ *       google.rpc.BadRequest} with one field violation (field, message) in the status details
+ *       ({@code grpc-status-details-bin}), for clients in any language.
+ *   <li>CANCELLED (the engine stopped because nobody waits) is DEADLINE_EXCEEDED when the call's
+ *       deadline has passed, else CANCELLED.
+ *   <li>Any other exception is INTERNAL. INTERNAL and UNAVAILABLE are logged once, with the stack
+ *       trace and an error id that the client's message ends with ("... (error id 1a2b3c4d)"); the
+ *       client's message for INTERNAL is only "internal error (error id ...)", never the internal
+ *       message.
+ * </ul>
  */
 final class StatusMapping implements ServerInterceptor {
   private static final System.Logger LOG = System.getLogger(StatusMapping.class.getName());
+
+  /** The longest status message sent; longer ones are cut and end with "...". */
+  static final int MAX_DESCRIPTION_CHARS = 1024;
 
   @Override
   public <Q, R> ServerCall.Listener<Q> interceptCall(
@@ -26,7 +48,7 @@ final class StatusMapping implements ServerInterceptor {
       public void onMessage(Q message) {
         try {
           super.onMessage(message);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
           fail(call, e);
         }
       }
@@ -35,28 +57,84 @@ final class StatusMapping implements ServerInterceptor {
       public void onHalfClose() {
         try {
           super.onHalfClose();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
           fail(call, e);
         }
       }
     };
   }
 
-  static Status toStatus(Throwable e) {
-    if (e instanceof MemoryException m) {
-      return code(m.code()).withDescription(m.getMessage());
+  private static <Q, R> void fail(ServerCall<Q, R> call, Throwable e) {
+    StatusException status = toStatus(e, call.getMethodDescriptor().getFullMethodName());
+    try {
+      call.close(status.getStatus(), status.getTrailers());
+    } catch (IllegalStateException alreadyClosed) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "a failure after the call was answered was not sent: {0}",
+          status.getStatus());
     }
-    String errorId = UUID.randomUUID().toString().substring(0, 8);
-    LOG.log(System.Logger.Level.ERROR, "internal error " + errorId, e);
-    return Status.INTERNAL.withDescription("internal error (error id " + errorId + ")");
   }
 
-  private static <Q, R> void fail(ServerCall<Q, R> call, RuntimeException e) {
-    try {
-      call.close(toStatus(e), new Metadata());
-    } catch (IllegalStateException alreadyClosed) {
-      LOG.log(System.Logger.Level.WARNING, "failure after the call was closed", e);
+  /**
+   * The status (and trailers) {@code e} becomes for the call of the current {@link Context}, a call
+   * of {@code method}; logs INTERNAL and UNAVAILABLE.
+   */
+  private static StatusException toStatus(Throwable e, String method) {
+    if (!(e instanceof MemoryException m)) {
+      return logged(Status.INTERNAL, "internal error", e, method);
     }
+    return switch (m.code()) {
+      case INTERNAL -> logged(Status.INTERNAL, "internal error", e, method);
+      case UNAVAILABLE -> logged(Status.UNAVAILABLE, cut(m.getMessage()), e, method);
+      case CANCELLED ->
+          new StatusException(
+              (deadlinePassed() ? Status.DEADLINE_EXCEEDED : Status.CANCELLED)
+                  .withDescription(cut(m.getMessage())));
+      case INVALID_ARGUMENT ->
+          m.field() == null ? plain(m) : StatusProto.toStatusException(badRequest(m));
+      default -> plain(m);
+    };
+  }
+
+  private static StatusException plain(MemoryException m) {
+    return new StatusException(code(m.code()).withDescription(cut(m.getMessage())));
+  }
+
+  private static com.google.rpc.Status badRequest(MemoryException m) {
+    String message = cut(m.getMessage());
+    BadRequest detail =
+        BadRequest.newBuilder()
+            .addFieldViolations(
+                BadRequest.FieldViolation.newBuilder().setField(m.field()).setDescription(message))
+            .build();
+    return com.google.rpc.Status.newBuilder()
+        .setCode(Status.Code.INVALID_ARGUMENT.value())
+        .setMessage(message)
+        .addDetails(Any.pack(detail))
+        .build();
+  }
+
+  /** Logs {@code e} with its stack trace under a new error id that the description ends with. */
+  private static StatusException logged(
+      Status status, String description, Throwable e, String method) {
+    String errorId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    LOG.log(
+        System.Logger.Level.ERROR,
+        status.getCode() + " (error id " + errorId + ") in " + method,
+        e);
+    return new StatusException(status.withDescription(description + " (error id " + errorId + ")"));
+  }
+
+  private static boolean deadlinePassed() {
+    Deadline deadline = Context.current().getDeadline();
+    return deadline != null && deadline.isExpired();
+  }
+
+  private static String cut(String message) {
+    return message.length() <= MAX_DESCRIPTION_CHARS
+        ? message
+        : message.substring(0, MAX_DESCRIPTION_CHARS - 3) + "...";
   }
 
   private static Status code(MemoryException.Code code) {

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,21 +42,46 @@ class TestMain {
   }
 
   @Test
-  void configErrorNamesTheKeyAndExitsTwo(@TempDir Path ws) throws Exception {
+  void configErrorIsOneLineNamingTheKeyAndExitsTwo(@TempDir Path ws) throws Exception {
     Files.writeString(ws.resolve("memsidecar.yaml"), "memory:\n  LangMem:\n    reed: true\n");
     assertEquals(2, run("serve", "--workspace", ws.toString(), "--port", "0"));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("memory.LangMem.reed"), err.toString());
+    String line = oneLine(err);
+    assertTrue(
+        line.startsWith(
+            "memsidecar: cannot start: memsidecar.yaml: unknown key 'memory.LangMem.reed'"),
+        line);
   }
 
   @Test
-  void unknownProviderFailsStartUpNamingTheOnesThatExist(@TempDir Path ws) throws Exception {
+  void unknownProviderIsOneLineNamingTheOnesThatExistAndExitsOne(@TempDir Path ws)
+      throws Exception {
     Files.createDirectories(ws.resolve("config/memory"));
     Files.writeString(
         ws.resolve("config/memory/team.yaml"),
         "apiVersion: memsidecar.dev/v1\nkind: Memory\nmetadata:\n  name: team\n"
             + "spec:\n  provider: acme-redis\n  profile: workspace\n");
     assertEquals(1, run("serve", "--workspace", ws.toString(), "--port", "0"));
-    String message = err.toString(StandardCharsets.UTF_8);
-    assertTrue(message.contains("acme-redis") && message.contains("langmem-sqlite"), message);
+    String line = oneLine(err);
+    assertTrue(
+        line.startsWith("memsidecar: cannot start: no memory provider named 'acme-redis'"), line);
+    assertTrue(line.contains("langmem-sqlite"), line);
+  }
+
+  @Test
+  void portInUseIsOneLineAndExitsOne(@TempDir Path ws) throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      String port = String.valueOf(taken.getLocalPort());
+      assertEquals(1, run("serve", "--workspace", ws.toString(), "--port", port));
+    }
+    String line = oneLine(err);
+    assertTrue(line.startsWith("memsidecar: cannot start: cannot serve gRPC: "), line);
+    assertTrue(out.toString(StandardCharsets.UTF_8).isEmpty(), "printed 'listening on'");
+  }
+
+  /** The single line {@code stream} holds. */
+  private static String oneLine(ByteArrayOutputStream stream) {
+    List<String> lines = stream.toString(StandardCharsets.UTF_8).lines().toList();
+    assertEquals(1, lines.size(), () -> "expected one line, got " + lines);
+    return lines.get(0);
   }
 }

@@ -1,11 +1,14 @@
 package dev.memsidecar.sidecar.config;
 
+import dev.memsidecar.core.StartupException;
+
 /**
- * The configuration cannot be used; start-up stops. The message names where the problem is (a
- * file relative to the workspace, "environment" or "command line"), the dotted key path and the bad
- * value, e.g. {@code config/memory/user.yaml: unknown key 'spec.provder'}.
+ * The configuration cannot be used; start-up stops (the process exits 2, where other start-up
+ * failures exit 1). The message names where the problem is (a file relative to the workspace,
+ * "environment" or "command line"), the dotted key path and the bad value, e.g. {@code
+ * config/memory/user.yaml: unknown key 'spec.provder'}.
  */
-public final class ConfigException extends RuntimeException {
+public final class ConfigException extends StartupException {
   private static final long serialVersionUID = 1L;
 
   public ConfigException(String message) {

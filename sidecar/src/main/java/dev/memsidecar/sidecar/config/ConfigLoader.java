@@ -30,33 +30,36 @@ import java.util.stream.Stream;
  * <p>Precedence, lowest first: embedded defaults, then the files, then the environment ({@value
  * #ENV_HOST}, {@value #ENV_PORT}, {@value #ENV_DATA}; an empty or blank variable counts as unset),
  * then {@link Overrides} (the command line). Defaults: host {@value SidecarConfig#DEFAULT_HOST},
- * port {@value SidecarConfig#DEFAULT_PORT}, data {@code <workspace>/.memsidecar}, and {@link
- * EngineConfig#defaults}.
+ * port {@value SidecarConfig#DEFAULT_PORT}, {@value SidecarConfig#DEFAULT_MAX_CONCURRENT_CALLS}
+ * concurrent and {@value SidecarConfig#DEFAULT_MAX_QUEUED_CALLS} queued calls ({@code
+ * server.maxConcurrentCalls}, {@code server.maxQueuedCalls}; files only), data {@code
+ * <workspace>/.memsidecar}, and {@link EngineConfig#defaults}.
  *
  * <p>Files: {@code <workspace>/memsidecar.yaml} (server, data folder, the {@code memory:} flags)
- * and every {@code *.yaml}/{@code *.yml} file directly in {@code <workspace>/config/memory/},
- * read in file-name order, each holding any number of {@code kind: Memory} documents. Either may
- * be absent; empty files and empty documents are ignored. A profile from a file replaces the
- * built-in profile of the same name in place, others are appended in file order; {@code
- * memory.refs}, when present, selects and orders the active profiles.
+ * and every {@code *.yaml}/{@code *.yml} file directly in {@code <workspace>/config/memory/}, read
+ * in file-name order, each holding any number of {@code kind: Memory} documents. Either may be
+ * absent; empty files and empty documents are ignored. A profile from a file replaces the built-in
+ * profile of the same name in place, others are appended in file order; {@code memory.refs}, when
+ * present, selects and orders the active profiles.
  *
  * <p>Paths: the workspace folder is made absolute against the current directory. A relative data
  * folder, wherever it comes from (the {@code data:} key, {@value #ENV_DATA} or {@link
- * Overrides#dataDir()}), resolves against the workspace folder, not the current directory; a
- * caller that wants the current directory passes an absolute path. The result is normalised; no
- * {@code ~} expansion.
+ * Overrides#dataDir()}), resolves against the workspace folder, not the current directory; a caller
+ * that wants the current directory passes an absolute path. The result is normalised; no {@code ~}
+ * expansion.
  *
  * <p>Strictness: an unknown key anywhere, a value of the wrong type or out of range, an unknown
  * {@code apiVersion}/{@code kind}, a bad profile id or scope, a profile defined twice, or a ref to
  * no profile throws {@link ConfigException} naming the file (relative to the workspace) or
  * "environment" / "command line", the dotted key path and the bad value. YAML is read with {@link
  * StrictYaml}: only {@code true}/{@code false} are booleans, duplicate keys fail, and no objects
- * other than maps, lists and scalars are built. Nothing is cached; each call reads the files
- * again. Thread-safe (no shared state).
+ * other than maps, lists and scalars are built. Nothing is cached; each call reads the files again.
+ * Thread-safe (no shared state).
  */
 public final class ConfigLoader {
   /** The server and flags file, in the workspace folder. */
   public static final String MAIN_FILE = "memsidecar.yaml";
+
   /** The folder of Memory profile files, relative to the workspace folder. */
   public static final String MEMORY_DIR = "config/memory";
 
@@ -67,8 +70,10 @@ public final class ConfigLoader {
   /** The accepted {@code apiVersion} values of a Memory document. */
   public static final List<String> API_VERSIONS =
       List.of("memsidecar.dev/v1", "stable-harness.dev/v1");
+
   /** The only accepted {@code kind} of a profile document. */
   public static final String MEMORY_KIND = "Memory";
+
   /** The accepted {@code spec.mode} values. */
   public static final List<String> MODES = List.of("background", "sync");
 
@@ -76,15 +81,19 @@ public final class ConfigLoader {
   private static final String COMMAND_LINE = "command line";
   private static final int MAX_PORT = 65535;
 
-  private static final Set<String> MAIN_KEYS = YamlSection.keys("server", "data", "plugins", "memory");
-  private static final Set<String> SERVER_KEYS = YamlSection.keys("host", "port");
+  private static final Set<String> MAIN_KEYS =
+      YamlSection.keys("server", "data", "plugins", "memory");
+  private static final Set<String> SERVER_KEYS =
+      YamlSection.keys("host", "port", "maxConcurrentCalls", "maxQueuedCalls");
   private static final Set<String> MEMORY_KEYS =
       YamlSection.keys(
           "enabled", "deepagentsMem", "LangMem", "maintenance", "refs", "gate", "embedder");
   private static final Set<String> FLAG_KEYS = YamlSection.keys("read", "write");
   private static final Set<String> DEEPAGENTS_KEYS = YamlSection.keys("read", "write", "provider");
+
   /** {@code memory.deepagentsMem.provider} value that keeps no memory files for other providers. */
   public static final String NO_FILES_PROVIDER = "none";
+
   private static final Set<String> MAINTENANCE_KEYS =
       YamlSection.keys("enabled", "schedule", "prompt");
   private static final Set<String> GATE_KEYS = YamlSection.keys("threshold");
@@ -148,7 +157,14 @@ public final class ConfigLoader {
             draft.maintenance,
             draft.pluginsDir,
             draft.filesProvider);
-    return new SidecarConfig(draft.host, draft.port, draft.dataDir, workspace, engine);
+    return new SidecarConfig(
+        draft.host,
+        draft.port,
+        draft.dataDir,
+        workspace,
+        engine,
+        draft.maxConcurrentCalls,
+        draft.maxQueuedCalls);
   }
 
   /** The values being merged, starting from the embedded defaults. */
@@ -156,6 +172,8 @@ public final class ConfigLoader {
     final EngineConfig engineDefaults;
     String host = SidecarConfig.DEFAULT_HOST;
     int port = SidecarConfig.DEFAULT_PORT;
+    int maxConcurrentCalls = SidecarConfig.DEFAULT_MAX_CONCURRENT_CALLS;
+    int maxQueuedCalls = SidecarConfig.DEFAULT_MAX_QUEUED_CALLS;
     Path dataDir;
     Path pluginsDir;
     Flags flags;
@@ -199,17 +217,21 @@ public final class ConfigLoader {
     YamlSection server = root.section("server").allowOnly(SERVER_KEYS);
     server.nonBlankString("host").ifPresent(host -> draft.host = checkHost(server, host));
     server.integer("port", 0, MAX_PORT).ifPresent(port -> draft.port = port);
+    server
+        .integer("maxConcurrentCalls", 1, SidecarConfig.MAX_CALLS)
+        .ifPresent(calls -> draft.maxConcurrentCalls = calls);
+    server
+        .integer("maxQueuedCalls", 0, SidecarConfig.MAX_CALLS)
+        .ifPresent(calls -> draft.maxQueuedCalls = calls);
     root.nonBlankString("data")
         .ifPresent(data -> draft.dataDir = resolveData(workspace, data, root::invalid, "data"));
     root.nonBlankString("plugins")
-        .ifPresent(
-            dir -> draft.pluginsDir = resolveData(workspace, dir, root::invalid, "plugins"));
+        .ifPresent(dir -> draft.pluginsDir = resolveData(workspace, dir, root::invalid, "plugins"));
 
     YamlSection memory = root.section("memory").allowOnly(MEMORY_KEYS);
     YamlSection deep = memory.section("deepagentsMem").allowOnly(DEEPAGENTS_KEYS);
     deep.nonBlankString("provider")
-        .ifPresent(
-            name -> draft.filesProvider = name.equals(NO_FILES_PROVIDER) ? null : name);
+        .ifPresent(name -> draft.filesProvider = name.equals(NO_FILES_PROVIDER) ? null : name);
     YamlSection lang = memory.section("LangMem").allowOnly(FLAG_KEYS);
     Flags defaults = draft.flags;
     Flags flags =

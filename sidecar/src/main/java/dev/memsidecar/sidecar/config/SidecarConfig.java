@@ -13,16 +13,34 @@ import java.nio.file.Path;
  * @param dataDir where all generated data lives; absolute and normalised
  * @param workspaceDir the workspace folder the configuration was read from; absolute and normalised
  * @param engine the engine's configuration; its {@link EngineConfig#dataDir()} is {@code dataDir}
+ * @param maxConcurrentCalls {@code server.maxConcurrentCalls}: calls that run at once, one worker
+ *     thread each, 1..{@value #MAX_CALLS}
+ * @param maxQueuedCalls {@code server.maxQueuedCalls}: calls admitted beyond those that wait for a
+ *     free worker, 0..{@value #MAX_CALLS}; a call beyond both is refused with RESOURCE_EXHAUSTED
  */
 public record SidecarConfig(
-    String host, int port, Path dataDir, Path workspaceDir, EngineConfig engine) {
+    String host,
+    int port,
+    Path dataDir,
+    Path workspaceDir,
+    EngineConfig engine,
+    int maxConcurrentCalls,
+    int maxQueuedCalls) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 7411;
+
   /** The data folder's default name, inside the workspace. */
   public static final String DEFAULT_DATA_DIR = ".memsidecar";
+
   /** The plugins folder's default name, inside the workspace. */
   public static final String DEFAULT_PLUGINS_DIR = "plugins";
+
+  public static final int DEFAULT_MAX_CONCURRENT_CALLS = 16;
+  public static final int DEFAULT_MAX_QUEUED_CALLS = 64;
+
+  /** The largest {@code maxConcurrentCalls} or {@code maxQueuedCalls} accepted. */
+  public static final int MAX_CALLS = 4096;
 
   public SidecarConfig {
     requireNonNull(host, "host is null");
@@ -31,6 +49,14 @@ public record SidecarConfig(
     requireNonNull(engine, "engine is null");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port " + port + " is outside 0..65535");
+    }
+    if (maxConcurrentCalls < 1 || maxConcurrentCalls > MAX_CALLS) {
+      throw new IllegalArgumentException(
+          "maxConcurrentCalls " + maxConcurrentCalls + " is outside 1.." + MAX_CALLS);
+    }
+    if (maxQueuedCalls < 0 || maxQueuedCalls > MAX_CALLS) {
+      throw new IllegalArgumentException(
+          "maxQueuedCalls " + maxQueuedCalls + " is outside 0.." + MAX_CALLS);
     }
   }
 }

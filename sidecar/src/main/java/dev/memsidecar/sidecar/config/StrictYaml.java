@@ -20,9 +20,8 @@ import org.yaml.snakeyaml.resolver.Resolver;
  * Reads configuration YAML safely and predictably: only plain maps, lists and scalars are built (no
  * arbitrary objects), duplicate keys fail, and plain scalars resolve as in the YAML 1.2 core schema
  * rather than YAML 1.1: only {@code true}/{@code false} are booleans (so {@code yes}, {@code no},
- * {@code on}, {@code off} stay strings and a flag written that way fails), integers are decimal
- * (no octal, hex or sexagesimal surprises), and dates stay strings. Not thread-safe; make one per
- * load.
+ * {@code on}, {@code off} stay strings and a flag written that way fails), integers are decimal (no
+ * octal, hex or sexagesimal surprises), and dates stay strings. Not thread-safe; make one per load.
  */
 final class StrictYaml {
   private final Yaml yaml;

@@ -123,8 +123,7 @@ final class YamlSection {
     BigInteger number = new BigInteger(value.toString());
     if (number.compareTo(BigInteger.valueOf(min)) < 0
         || number.compareTo(BigInteger.valueOf(max)) > 0) {
-      throw fail(
-          "key '" + keyPath(key) + "' must be in " + min + ".." + max + ", got " + number);
+      throw fail("key '" + keyPath(key) + "' must be in " + min + ".." + max + ", got " + number);
     }
     return Optional.of(number.intValue());
   }
@@ -140,8 +139,7 @@ final class YamlSection {
     }
     double result = number.doubleValue();
     if (!(result >= min && result <= max)) {
-      throw fail(
-          "key '" + keyPath(key) + "' must be in " + min + ".." + max + ", got " + value);
+      throw fail("key '" + keyPath(key) + "' must be in " + min + ".." + max + ", got " + value);
     }
     return Optional.of(result);
   }

@@ -41,6 +41,8 @@ class TestConfigLoader {
 
     assertEquals("127.0.0.1", config.host());
     assertEquals(7411, config.port());
+    assertEquals(16, config.maxConcurrentCalls());
+    assertEquals(64, config.maxQueuedCalls());
     assertEquals(workspace.resolve(".memsidecar"), config.dataDir());
     assertEquals(workspace, config.workspaceDir());
     assertEquals(defaultsIn(config.dataDir()), config.engine());
@@ -78,7 +80,8 @@ class TestConfigLoader {
         d.gateThreshold(),
         d.embedder(),
         d.maintenance(),
-        workspace.resolve("plugins"));
+        workspace.resolve("plugins"),
+        d.filesProvider());
   }
 
   @Test
@@ -89,6 +92,8 @@ class TestConfigLoader {
         server:
           host: 0.0.0.0
           port: 9000
+          maxConcurrentCalls: 4
+          maxQueuedCalls: 0
         data: state/mem
         memory:
           enabled: true
@@ -104,6 +109,8 @@ class TestConfigLoader {
 
     assertEquals("0.0.0.0", config.host());
     assertEquals(9000, config.port());
+    assertEquals(4, config.maxConcurrentCalls());
+    assertEquals(0, config.maxQueuedCalls());
     assertEquals(workspace.resolve("state/mem"), config.dataDir());
     EngineConfig engine = config.engine();
     assertEquals(config.dataDir(), engine.dataDir());
@@ -185,7 +192,8 @@ class TestConfigLoader {
   @Test
   void relativeCommandLineDataResolvesAgainstWorkspace() {
     SidecarConfig config =
-        ConfigLoader.load(workspace, Map.of(), new Overrides(null, null, Path.of("cli-data"), null));
+        ConfigLoader.load(
+            workspace, Map.of(), new Overrides(null, null, Path.of("cli-data"), null));
 
     assertEquals(workspace.resolve("cli-data"), config.dataDir());
     assertTrue(config.dataDir().isAbsolute());
@@ -256,8 +264,7 @@ class TestConfigLoader {
           config/memory/user.yaml | 'status: {}'                              | status
           config/memory/user.yaml | 'spec: { prompts: { summary: x } }'       | spec.prompts.summary
           """)
-  void unknownKeyFailsNamingFileAndPath(String file, String yaml, String path)
-      throws IOException {
+  void unknownKeyFailsNamingFileAndPath(String file, String yaml, String path) throws IOException {
     String header = "";
     if (file.startsWith("config/")) {
       header = "apiVersion: memsidecar.dev/v1\nkind: Memory\n";
@@ -358,9 +365,7 @@ class TestConfigLoader {
 
   @Test
   void nestedSettingValueFails() throws IOException {
-    write(
-        "config/memory/user.yaml",
-        WORKSPACE_DOC + "  settings:\n    nested: { a: 1 }\n");
+    write("config/memory/user.yaml", WORKSPACE_DOC + "  settings:\n    nested: { a: 1 }\n");
 
     assertMessageContains(
         assertThrows(ConfigException.class, this::load),
@@ -423,6 +428,16 @@ class TestConfigLoader {
     assertMessageContains(
         assertThrows(ConfigException.class, this::load),
         "memsidecar.yaml: key 'server.port' must be in 0..65535, got 70000");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"maxConcurrentCalls, 0, 1", "maxQueuedCalls, -1, 0", "maxConcurrentCalls, 4097, 1"})
+  void callLimitOutOfRangeFailsNamingTheKey(String key, int value, int min) throws IOException {
+    write("memsidecar.yaml", "server:\n  " + key + ": " + value + "\n");
+
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load),
+        "memsidecar.yaml: key 'server." + key + "' must be in " + min + "..4096, got " + value);
   }
 
   @Test
