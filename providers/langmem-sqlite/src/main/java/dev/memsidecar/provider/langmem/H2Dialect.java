@@ -72,6 +72,12 @@ record H2Dialect() implements SqlDialect {
   }
 
   @Override
+  public String binaryType() {
+    // Like CHARACTER VARYING: without a length up to 1,000,000,000 bytes, read as a byte[].
+    return "BINARY VARYING";
+  }
+
+  @Override
   public String upsert(String table, List<String> columns, List<String> keyColumns) {
     return "MERGE INTO "
         + table

@@ -21,14 +21,18 @@ import java.util.Set;
  * <ul>
  *   <li>{@code jdbc.url}: default {@code jdbc:h2:file:<dataDirectory>/langmem}. For H2 the store
  *       adds {@code WRITE_DELAY=0}, {@code FILE_LOCK=FILE} and {@code DB_CLOSE_ON_EXIT=FALSE}
- *       ({@link H2Dialect} says why) and rejects a URL that sets the first two otherwise;
- *   <li>{@code jdbc.user}, {@code jdbc.password}: credentials, never shown in messages;
+ *       ({@link H2Dialect} says why) and rejects a URL that sets the first two otherwise. Messages
+ *       and logs show the URL as it is, so it must hold no credentials;
+ *   <li>{@code jdbc.user}, {@code jdbc.password}: the credentials, handed to the driver apart from
+ *       the URL. {@code jdbc.password} is {@linkplain #sensitiveSettings() sensitive}: the engine
+ *       masks it and this provider never shows it;
  *   <li>{@code pool.size}: connections kept open, 1..{@value #MAX_POOL_SIZE}, default {@value
  *       #DEFAULT_POOL_SIZE}.
  * </ul>
  *
  * Any other key fails {@link #open} with INVALID_ARGUMENT naming it. Stateless and thread-safe; see
- * {@link LangMemSqliteStore} for what the stores promise.
+ * {@link LangMemSqliteStore} for what the stores promise and {@link Schema} for the tables, which a
+ * newer release migrates in place when it first opens them.
  */
 public final class LangMemSqliteProvider implements MemoryProvider {
   public static final String NAME = "langmem-sqlite";
@@ -60,6 +64,11 @@ public final class LangMemSqliteProvider implements MemoryProvider {
   }
 
   @Override
+  public Set<String> sensitiveSettings() {
+    return Set.of(PASSWORD);
+  }
+
+  @Override
   public MemoryStore open(ProviderContext context) {
     requireNonNull(context, "context is null");
     context.requireOnly(KNOWN);
@@ -67,50 +76,21 @@ public final class LangMemSqliteProvider implements MemoryProvider {
     if (!url.startsWith("jdbc:")) {
       throw MemoryException.invalidArgument(
           settingField(URL),
-          "profile '"
-              + context.profileId()
-              + "': "
-              + URL
-              + " must start with 'jdbc:': "
-              + LangMemSqliteStore.redact(url));
+          "profile '" + context.profileId() + "': " + URL + " must start with 'jdbc:': " + url);
     }
     return LangMemSqliteStore.open(
         context.profileId(),
         url,
         settingField(URL),
-        context.settings().get(USER),
-        context.settings().get(PASSWORD),
-        poolSize(context),
+        context.stringSetting(USER, null),
+        context.stringSetting(PASSWORD, null),
+        context.intSetting(POOL_SIZE, DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
         context.embedder());
   }
 
   /** {@code jdbc:h2:file:<dataDirectory>/langmem}, the directory made absolute. */
   static String defaultUrl(Path dataDirectory) {
     return "jdbc:h2:file:" + dataDirectory.toAbsolutePath().resolve("langmem");
-  }
-
-  private static int poolSize(ProviderContext context) {
-    String raw = context.stringSetting(POOL_SIZE, Integer.toString(DEFAULT_POOL_SIZE));
-    int size;
-    try {
-      size = Integer.parseInt(raw.trim());
-    } catch (NumberFormatException e) {
-      size = -1;
-    }
-    if (size < 1 || size > MAX_POOL_SIZE) {
-      throw MemoryException.invalidArgument(
-          settingField(POOL_SIZE),
-          "profile '"
-              + context.profileId()
-              + "': "
-              + POOL_SIZE
-              + " must be an integer 1.."
-              + MAX_POOL_SIZE
-              + ": '"
-              + raw
-              + "'");
-    }
-    return size;
   }
 
   private static String settingField(String key) {

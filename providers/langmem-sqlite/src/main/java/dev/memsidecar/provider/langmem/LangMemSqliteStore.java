@@ -31,7 +31,6 @@ import java.util.Properties;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Pattern;
 
 /**
  * The records of one profile in two SQL tables ({@link Schema}): {@code memory_records}, the source
@@ -39,11 +38,14 @@ import java.util.regex.Pattern;
  *
  * <p><b>Writes.</b> {@link #put} upserts the record and its vector (or deletes the vector of a
  * record that is not ACTIVE) in one transaction; the embedding is of {@code content + "\n" +
- * context}. When it returns the transaction is committed, and on H2 written to the file ({@link
- * H2Dialect} explains {@code WRITE_DELAY=0}), so it survives {@code kill -9} of this process.
+ * context}, reused from the namespace's index when that holds the record with the same text ({@link
+ * HybridIndex#vectorIfSameText}). When it returns the transaction is committed, and on H2 written
+ * to the file ({@link H2Dialect} explains {@code WRITE_DELAY=0}), so it survives {@code kill -9} of
+ * this process.
  *
  * <p><b>Search.</b> Each searched namespace gets a {@link HybridIndex} in memory, built from the
- * database on its first search and then kept current by this store's own writes; at most {@value
+ * database on its first search (its stored vectors, so nothing is embedded again unless the
+ * embedder changed) and then kept current by this store's own writes; at most {@value
  * #INDEXED_NAMESPACES} namespaces stay indexed, least recently used dropped first. {@link
  * HybridIndex} documents the ranking. Writes made to the same tables by another store or process
  * are not seen by an index built before them, so one database belongs to one open store (H2 files
@@ -63,12 +65,9 @@ final class LangMemSqliteStore implements MemoryStore {
   static final int LOCK_STRIPES = 64;
 
   private static final System.Logger LOG = System.getLogger(LangMemSqliteStore.class.getName());
-  private static final Pattern SECRET_PARAM =
-      Pattern.compile("(?i)(password|passwd|pwd|secret|token)=[^;&]*");
-  private static final Pattern USER_INFO = Pattern.compile("//([^/:@]*):[^/@]*@");
 
   private final String profileId;
-  private final String displayUrl;
+  private final String connectUrl;
   private final Embedder embedder;
   private final ConnectionPool pool;
   private final String upsertRecord;
@@ -79,12 +78,12 @@ final class LangMemSqliteStore implements MemoryStore {
 
   private LangMemSqliteStore(
       String profileId,
-      String displayUrl,
+      String connectUrl,
       Embedder embedder,
       SqlDialect dialect,
       ConnectionPool pool) {
     this.profileId = profileId;
-    this.displayUrl = displayUrl;
+    this.connectUrl = connectUrl;
     this.embedder = embedder;
     this.pool = pool;
     this.upsertRecord = dialect.upsert(RecordRows.TABLE, RecordRows.COLUMNS, RecordRows.KEY);
@@ -98,9 +97,10 @@ final class LangMemSqliteStore implements MemoryStore {
    * Connects to {@code url}, creating or checking the tables.
    *
    * @param urlField the settings key {@code url} came from, named in INVALID_ARGUMENT errors
+   * @param password never shown: messages and logs show the URL, so a password belongs here, not in
+   *     the URL
    * @throws MemoryException INVALID_ARGUMENT for a URL whose options break the store's guarantees;
-   *     UNAVAILABLE when the database cannot be opened (the message names the URL, never a
-   *     password)
+   *     UNAVAILABLE when the database cannot be opened (the message names the URL)
    */
   static LangMemSqliteStore open(
       String profileId,
@@ -115,7 +115,6 @@ final class LangMemSqliteStore implements MemoryStore {
     requireNonNull(embedder, "embedder is null");
     SqlDialect dialect = SqlDialect.forUrl(url);
     String connectUrl = dialect.connectionUrl(url, urlField);
-    String displayUrl = redact(connectUrl);
     Properties props = new Properties();
     if (user != null) {
       props.setProperty("user", user);
@@ -141,7 +140,7 @@ final class LangMemSqliteStore implements MemoryStore {
       if (found > Schema.VERSION) {
         throw MemoryException.unavailable(
             "langmem-sqlite: cannot open "
-                + displayUrl
+                + connectUrl
                 + ": its tables are at schema version "
                 + found
                 + "; this provider reads up to "
@@ -152,11 +151,11 @@ final class LangMemSqliteStore implements MemoryStore {
       closeQuietly(pool);
       throw MemoryException.unavailable(
           "langmem-sqlite: cannot open "
-              + displayUrl
+              + connectUrl
               + " for profile '"
               + profileId
               + "': "
-              + redact(firstLine(e.getMessage())),
+              + firstLine(e.getMessage()),
           e);
     } catch (RuntimeException e) {
       closeQuietly(pool);
@@ -169,10 +168,10 @@ final class LangMemSqliteStore implements MemoryStore {
                 Locale.ROOT,
                 "langmem-sqlite: profile '%s' opened %s (%s dialect, %d connections)",
                 profileId,
-                displayUrl,
+                connectUrl,
                 dialect.name(),
                 poolSize));
-    return new LangMemSqliteStore(profileId, displayUrl, embedder, dialect, pool);
+    return new LangMemSqliteStore(profileId, connectUrl, embedder, dialect, pool);
   }
 
   @Override
@@ -181,8 +180,7 @@ final class LangMemSqliteStore implements MemoryStore {
     Namespace namespace = record.namespace();
     RecordRows.checkTimes(record);
     ensureOpen();
-    float[] vector =
-        record.status() == MemoryStatus.ACTIVE ? embedder.embed(record.indexedText()) : null;
+    float[] vector = record.status() == MemoryStatus.ACTIVE ? vectorOf(record) : null;
     ReentrantLock stripe = stripe(namespace);
     stripe.lock();
     try {
@@ -364,12 +362,12 @@ final class LangMemSqliteStore implements MemoryStore {
     closed = true;
     pool.close();
     indexes.clear();
-    LOG.log(Level.INFO, () -> "langmem-sqlite: profile '" + profileId + "' closed " + displayUrl);
+    LOG.log(Level.INFO, () -> "langmem-sqlite: profile '" + profileId + "' closed " + connectUrl);
   }
 
   @Override
   public String toString() {
-    return "LangMemSqliteStore[profile=" + profileId + ", url=" + displayUrl + "]";
+    return "LangMemSqliteStore[profile=" + profileId + ", url=" + connectUrl + "]";
   }
 
   /** How many namespaces have an index in memory; for tests. */
@@ -389,7 +387,7 @@ final class LangMemSqliteStore implements MemoryStore {
           st.setString(1, record.namespace().value());
           st.setString(2, record.id());
           st.setInt(3, vector.length);
-          st.setString(4, Json.encodeFloats(vector));
+          st.setBytes(4, VectorBytes.encode(vector));
           st.executeUpdate();
         }
       } else {
@@ -403,6 +401,13 @@ final class LangMemSqliteStore implements MemoryStore {
     } finally {
       c.setAutoCommit(true);
     }
+  }
+
+  /** The vector of an ACTIVE record: its indexed one if its text did not change, else embedded. */
+  private float[] vectorOf(MemoryRecord record) {
+    HybridIndex index = indexes.get(record.namespace());
+    float[] indexed = index == null ? null : index.vectorIfSameText(record);
+    return indexed != null ? indexed : embedder.embed(record.indexedText());
   }
 
   private static void deleteVector(Connection c, Namespace namespace, String id)
@@ -450,7 +455,7 @@ final class LangMemSqliteStore implements MemoryStore {
                   c.prepareStatement(
                       "SELECT "
                           + RecordRows.selectList("r.")
-                          + ", v.dimensions, v.embedding_json FROM "
+                          + ", v.embedding FROM "
                           + RecordRows.TABLE
                           + " r JOIN "
                           + Schema.VECTORS
@@ -462,12 +467,13 @@ final class LangMemSqliteStore implements MemoryStore {
                 try (ResultSet rs = st.executeQuery()) {
                   while (rs.next()) {
                     MemoryRecord r = RecordRows.read(rs, 1);
-                    float[] vector = null;
-                    if (rs.getInt(width + 1) == embedder.dimensions()) {
-                      vector = decodeVector(r, rs.getString(width + 2));
-                    }
-                    if (vector == null) {
-                      // Written with another embedder: match the one queries will use.
+                    byte[] bytes = rs.getBytes(width + 1);
+                    float[] vector;
+                    if (bytes != null && bytes.length == embedder.dimensions() * Float.BYTES) {
+                      vector = VectorBytes.decode(bytes);
+                    } else {
+                      // Written with another embedder, or left empty by a migration that could
+                      // not read it: embed it as queries will be.
                       vector = embedder.embed(r.indexedText());
                       count++;
                     }
@@ -490,21 +496,6 @@ final class LangMemSqliteStore implements MemoryStore {
     return index;
   }
 
-  private float[] decodeVector(MemoryRecord r, String json) {
-    try {
-      float[] v = Json.decodeFloats(json);
-      return v.length == embedder.dimensions() ? v : null;
-    } catch (IllegalArgumentException e) {
-      LOG.log(
-          Level.WARNING,
-          () -> "langmem-sqlite: re-embedding record " + r.namespace() + "/" + r.id(),
-          e);
-      return null;
-    }
-  }
-
-
-
   private ReentrantLock stripe(Namespace namespace) {
     return stripes[Math.floorMod(namespace.hashCode(), stripes.length)];
   }
@@ -521,12 +512,12 @@ final class LangMemSqliteStore implements MemoryStore {
       return MemoryException.failedPrecondition(
           "langmem-sqlite store of profile '" + profileId + "' is closed");
     }
-    LOG.log(Level.WARNING, () -> "langmem-sqlite: " + operation + " failed on " + displayUrl, e);
+    LOG.log(Level.WARNING, () -> "langmem-sqlite: " + operation + " failed on " + connectUrl, e);
     return MemoryException.unavailable(
         "langmem-sqlite: "
             + operation
             + " failed on "
-            + displayUrl
+            + connectUrl
             + " (SQLSTATE "
             + e.getSQLState()
             + ", error "
@@ -564,15 +555,6 @@ final class LangMemSqliteStore implements MemoryStore {
       }
     }
     return DriverManager.getDriver(url);
-  }
-
-  /** {@code url} with password-like parameters masked, for messages and logs. */
-  static String redact(String url) {
-    if (url == null) {
-      return "";
-    }
-    String masked = SECRET_PARAM.matcher(url).replaceAll("$1=***");
-    return USER_INFO.matcher(masked).replaceAll("//$1:***@");
   }
 
   private static String firstLine(String message) {

@@ -27,6 +27,12 @@ record OnConflictDialect() implements SqlDialect {
   }
 
   @Override
+  public String binaryType() {
+    // PostgreSQL's bytea; SQLite takes any type name and keeps a blob as it is given.
+    return "BYTEA";
+  }
+
+  @Override
   public String upsert(String table, List<String> columns, List<String> keyColumns) {
     List<String> updates = new ArrayList<>();
     for (String c : columns) {

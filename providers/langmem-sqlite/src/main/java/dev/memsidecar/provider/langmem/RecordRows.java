@@ -1,5 +1,13 @@
 package dev.memsidecar.provider.langmem;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryRecord;
@@ -12,15 +20,18 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a {@link MemoryRecord} maps to a row of {@code memory_records} and back.
  *
  * <p>Times are stored as epoch nanoseconds in {@code BIGINT} columns, so every {@link Instant} from
  * 1677-09-21 to 2262-04-11 round-trips exactly ({@code put(r)} then {@code get} equals {@code r});
- * an instant outside that range is rejected with INVALID_ARGUMENT. Lists and maps are JSON text
- * ({@link Json}). The {@code scope} column of the original LangMem schema holds the profile id.
- * Stateless and thread-safe.
+ * an instant outside that range is rejected with INVALID_ARGUMENT. Tags and source refs are JSON
+ * arrays of strings, metadata a JSON object of strings with its keys sorted (so equal maps give
+ * equal text), written and read with Jackson ({@link #JSON}); text is kept as Java holds it, so an
+ * unpaired surrogate is stored as itself, as in the text columns. The {@code scope} column of the
+ * original LangMem schema holds the profile id. Stateless and thread-safe.
  */
 final class RecordRows {
   static final String TABLE = "memory_records";
@@ -50,6 +61,22 @@ final class RecordRows {
 
   static final List<String> KEY = List.of("namespace", "id");
 
+  /**
+   * The JSON codec of the text columns. Strict where it can be: trailing text and duplicate keys
+   * fail, and non-finite numbers are not JSON; it still reads every column a release of this
+   * provider wrote.
+   */
+  static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+          .build();
+
+  private static final ObjectReader STRINGS = JSON.readerFor(new TypeReference<List<String>>() {});
+  private static final ObjectReader STRING_MAP =
+      JSON.readerFor(new TypeReference<Map<String, String>>() {});
+
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
   private RecordRows() {}
@@ -68,6 +95,9 @@ final class RecordRows {
 
   /** Sets parameters 1..{@code COLUMNS.size()} of {@code st} from {@code r}. */
   static void bind(PreparedStatement st, MemoryRecord r) throws SQLException {
+    String tags = toJson(r.tags());
+    String metadata = toJson(r.metadata());
+    String sourceRefs = toJson(r.sourceRefs());
     int i = 1;
     st.setString(i++, r.namespace().value());
     st.setString(i++, r.id());
@@ -79,13 +109,13 @@ final class RecordRows {
     st.setString(i++, r.summary());
     st.setString(i++, r.context());
     st.setFloat(i++, r.confidence());
-    st.setString(i++, Json.encodeStrings(r.tags()));
+    st.setString(i++, tags);
     st.setString(i++, r.sensitivity());
-    st.setString(i++, Json.encodeMap(r.metadata()));
+    st.setString(i++, metadata);
     st.setLong(i++, toNanos(r.createTime(), "create_time"));
     st.setLong(i++, toNanos(r.updateTime(), "update_time"));
     st.setFloat(i++, r.gateScore());
-    st.setString(i++, Json.encodeStrings(r.sourceRefs()));
+    st.setString(i++, sourceRefs);
     st.setString(i++, r.validity().name());
     if (r.expireTime() == null) {
       st.setNull(i, Types.BIGINT);
@@ -116,18 +146,18 @@ final class RecordRows {
           .summary(rs.getString(i++))
           .context(rs.getString(i++))
           .confidence(rs.getFloat(i++))
-          .tags(Json.decodeStrings(rs.getString(i++)))
+          .tags(STRINGS.readValue(rs.getString(i++)))
           .sensitivity(rs.getString(i++))
-          .metadata(Json.decodeMap(rs.getString(i++)))
+          .metadata(STRING_MAP.readValue(rs.getString(i++)))
           .createTime(fromNanos(rs.getLong(i++)))
           .updateTime(fromNanos(rs.getLong(i++)))
           .gateScore(rs.getFloat(i++))
-          .sourceRefs(Json.decodeStrings(rs.getString(i++)))
+          .sourceRefs(STRINGS.readValue(rs.getString(i++)))
           .validity(Validity.valueOf(rs.getString(i++)));
       long expire = rs.getLong(i);
       b.expireTime(rs.wasNull() ? null : fromNanos(expire));
       return b.build();
-    } catch (RuntimeException e) {
+    } catch (JsonProcessingException | RuntimeException e) {
       // A bad enum name, JSON text, id or namespace: the row was not written by this provider.
       throw corrupt(namespace, id, e);
     }
@@ -149,6 +179,14 @@ final class RecordRows {
     } catch (ArithmeticException e) {
       throw MemoryException.invalidArgument(
           field, field + " " + t + " is outside the range this store keeps (years 1677..2262)");
+    }
+  }
+
+  private static String toJson(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a list or map of strings is always JSON", e);
     }
   }
 

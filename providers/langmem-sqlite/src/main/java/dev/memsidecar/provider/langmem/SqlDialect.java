@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * What differs between the SQL databases this provider can keep its tables in. Everything else the
  * store sends is plain JDBC and SQL that H2, PostgreSQL and SQLite all accept ({@code CREATE
- * TABLE/INDEX IF NOT EXISTS}, {@code BIGINT}, {@code REAL}, {@code LIMIT ?}), and identifiers are
- * never quoted so each database folds their case its own way. Implementations are stateless and
+ * TABLE/INDEX IF NOT EXISTS}, {@code BIGINT}, {@code REAL}, {@code LIMIT ?}, and for {@link Schema}
+ * migrations {@code ALTER TABLE ... ADD/DROP COLUMN}, SQLite 3.35+), and identifiers are never
+ * quoted so each database folds their case its own way. Implementations are stateless and
  * thread-safe.
  */
 sealed interface SqlDialect permits H2Dialect, OnConflictDialect {
@@ -31,6 +32,12 @@ sealed interface SqlDialect permits H2Dialect, OnConflictDialect {
 
   /** The column type for text of any length this database allows in one row. */
   String textType();
+
+  /**
+   * The column type for a byte string of any length this database allows in one row (an embedding:
+   * {@link VectorBytes}), read and written with {@code getBytes}/{@code setBytes}.
+   */
+  String binaryType();
 
   /**
    * A statement that inserts one row of {@code table}, or replaces the row with the same {@code

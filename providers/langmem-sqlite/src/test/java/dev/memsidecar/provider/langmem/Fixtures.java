@@ -6,6 +6,9 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Map;
 
@@ -22,6 +25,12 @@ final class Fixtures {
   static MemoryStore open(Path dir, Map<String, String> settings) {
     return new LangMemSqliteProvider()
         .open(new ProviderContext("workspace", dir, settings, new HashEmbedder()));
+  }
+
+  /** A plain JDBC connection to the default database in {@code dir}, as the store opens it. */
+  static Connection connect(Path dir) throws SQLException {
+    return DriverManager.getConnection(
+        new H2Dialect().connectionUrl(LangMemSqliteProvider.defaultUrl(dir), "url"));
   }
 
   /** An active semantic record created and updated at {@code time}. */
