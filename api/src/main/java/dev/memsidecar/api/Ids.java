@@ -2,7 +2,9 @@ package dev.memsidecar.api;
 
 import java.util.regex.Pattern;
 
-/** Checks for the ids that reach the engine from clients: workspace, user, agent, session, record. */
+/**
+ * Checks for the ids that reach the engine from clients: workspace, user, agent, session, record.
+ */
 public final class Ids {
   /**
    * Every id a client sends matches this: letters, digits, dot, underscore, hyphen; 1..64. The ids
@@ -16,7 +18,11 @@ public final class Ids {
   private Ids() {}
 
   public static boolean isValid(String id) {
-    return id != null && id.length() <= MAX_LENGTH && ID.matcher(id).matches() && !id.equals(".") && !id.equals("..");
+    return id != null
+        && id.length() <= MAX_LENGTH
+        && ID.matcher(id).matches()
+        && !id.equals(".")
+        && !id.equals("..");
   }
 
   /**

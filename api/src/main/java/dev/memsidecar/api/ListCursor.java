@@ -9,11 +9,11 @@ import java.util.Base64;
 import java.util.Comparator;
 
 /**
- * Where a {@link MemoryStore#list} page ends: the create time and id of its last record, for
- * stores that page by keyset in {@link #NEWEST_FIRST} order. The next page holds the records
- * strictly after it, so records added meanwhile with newer times never shift it. On the wire it
- * is unpadded base64url of {@code "1:<epochSecond>:<nano>:<id>"}; the leading version lets the
- * format change later. A store may use its own cursor instead: cursors are opaque to callers.
+ * Where a {@link MemoryStore#list} page ends: the create time and id of its last record, for stores
+ * that page by keyset in {@link #NEWEST_FIRST} order. The next page holds the records strictly
+ * after it, so records added meanwhile with newer times never shift it. On the wire it is unpadded
+ * base64url of {@code "1:<epochSecond>:<nano>:<id>"}; the leading version lets the format change
+ * later. A store may use its own cursor instead: cursors are opaque to callers.
  */
 public record ListCursor(Instant createTime, String id) {
   /** The list order of the SPI: newest create time first, then the greater id first. */

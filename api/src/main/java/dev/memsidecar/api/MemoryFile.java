@@ -5,9 +5,9 @@ import static java.util.Objects.requireNonNull;
 import java.time.Instant;
 
 /**
- * A whole memory file (the markdown an agent reads and edits as {@code /memories/<profile>.md}).
- * A file that does not exist yet reads as empty content with the empty content's etag and no
- * update time, so "write only if still absent" is a write with that etag.
+ * A whole memory file (the markdown an agent reads and edits as {@code /memories/<profile>.md}). A
+ * file that does not exist yet reads as empty content with the empty content's etag and no update
+ * time, so "write only if still absent" is a write with that etag.
  *
  * @param content the markdown
  * @param etag {@link #etagOf(String) etagOf(content)}: equal contents, equal etags

@@ -51,16 +51,22 @@ public record MemoryRecord(
 
   /** The largest content the engine stores, UTF-8 bytes. */
   public static final int MAX_CONTENT_BYTES = 32 * 1024;
+
   /** The largest context the engine stores, UTF-8 bytes. */
   public static final int MAX_CONTEXT_BYTES = 64 * 1024;
+
   /** The most tags a record carries. */
   public static final int MAX_TAGS = 32;
+
   /** The longest tag. */
   public static final int MAX_TAG_CHARS = 64;
+
   /** The most metadata entries a record carries. */
   public static final int MAX_METADATA_ENTRIES = 32;
+
   /** The longest metadata key. */
   public static final int MAX_METADATA_KEY_CHARS = 64;
+
   /** The longest metadata value. */
   public static final int MAX_METADATA_VALUE_CHARS = 1024;
 

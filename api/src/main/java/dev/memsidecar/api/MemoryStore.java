@@ -13,8 +13,8 @@ import java.util.Optional;
  *   <li>{@link Capability#FILES}: {@link #readFile}, {@link #writeFile}.
  * </ul>
  *
- * Every method of a capability the provider does not declare fails with UNIMPLEMENTED (the
- * defaults here do exactly that), so a provider implements only what it declares.
+ * Every method of a capability the provider does not declare fails with UNIMPLEMENTED (the defaults
+ * here do exactly that), so a provider implements only what it declares.
  *
  * <h2>Namespaces</h2>
  *
@@ -74,9 +74,7 @@ public interface MemoryStore extends AutoCloseable {
     throw MemoryException.unsupported(this, Capability.RECORDS);
   }
 
-  /**
-   * The namespace's memory file. A file never written reads as {@link MemoryFile#absent()}.
-   */
+  /** The namespace's memory file. A file never written reads as {@link MemoryFile#absent()}. */
   default MemoryFile readFile(Namespace namespace) {
     throw MemoryException.unsupported(this, Capability.FILES);
   }
@@ -93,7 +91,10 @@ public interface MemoryStore extends AutoCloseable {
     throw MemoryException.unsupported(this, Capability.FILES);
   }
 
-  /** Releases files and connections. Calls after close fail. Idempotent. */
+  /**
+   * Releases files and connections. Idempotent. Every other call after close fails with
+   * FAILED_PRECONDITION.
+   */
   @Override
   void close();
 }

@@ -43,8 +43,8 @@ public record SearchQuery(
    * The query's unit vector for {@code embedder}: {@link #vector()} normalised, or {@link #text()}
    * embedded when no vector was given.
    *
-   * @throws MemoryException INVALID_ARGUMENT if the given vector's length is not the embedder's,
-   *     or it holds a NaN or infinity
+   * @throws MemoryException INVALID_ARGUMENT if the given vector's length is not the embedder's, or
+   *     it holds a NaN or infinity
    */
   public float[] unitVector(Embedder embedder) {
     if (vector == null) {

@@ -13,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The one entry every call goes through before it touches a store: it looks up the profile,
- * makes the namespace from the caller's scope ({@link NamespaceResolver}), decides whether the
- * {@link Access} is allowed — the four flags of memsidecar.yaml, the profile's enabled bit and the
+ * The one entry every call goes through before it touches a store: it looks up the profile, makes
+ * the namespace from the caller's scope ({@link NamespaceResolver}), decides whether the {@link
+ * Access} is allowed — the four flags of memsidecar.yaml, the profile's enabled bit and the
  * request's {@link RequestOptions#readOnly() read-only} option — and hands back the store to use.
  * Record profiles (LangMem) answer to {@code LangMem.read/write}; memory files to {@code
  * deepagentsMem.read/write}. A read-only request may read anything the flags allow and write
@@ -146,11 +146,18 @@ public final class AccessPolicy {
     if (!hasStoreFor(profile, access)) {
       throw MemoryException.unsupported(
           access.files()
-              ? "profile '" + profile.id() + "' has no memory file: its provider '"
-                  + profile.provider() + "' keeps none and no files provider is configured"
+              ? "profile '"
+                  + profile.id()
+                  + "' has no memory file: its provider '"
+                  + profile.provider()
+                  + "' keeps none and no files provider is configured"
                   + " (memory.deepagentsMem.provider)"
-              : "profile '" + profile.id() + "' keeps no records: its provider '"
-                  + profile.provider() + "' does not declare " + Capability.RECORDS);
+              : "profile '"
+                  + profile.id()
+                  + "' keeps no records: its provider '"
+                  + profile.provider()
+                  + "' does not declare "
+                  + Capability.RECORDS);
     }
     return access.files() ? profile.files() : profile.store();
   }

@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import com.google.inject.AbstractModule;
 import com.google.inject.CreationException;
 import com.google.inject.Guice;
-import com.google.inject.ProvisionException;
 import com.google.inject.Provides;
+import com.google.inject.ProvisionException;
 import com.google.inject.Singleton;
 import com.google.inject.spi.Message;
 import dev.memsidecar.api.Embedder;
@@ -18,8 +18,8 @@ import java.util.Set;
 
 /**
  * Wires the engine from an {@link EngineConfig}. Providers and embedders are found by name with
- * {@link NamedServices} through {@code appLoader} (the application class loader) and in each
- * plugin of the plugins folder.
+ * {@link NamedServices} through {@code appLoader} (the application class loader) and in each plugin
+ * of the plugins folder.
  */
 public final class CoreModule extends AbstractModule {
   private final EngineConfig config;

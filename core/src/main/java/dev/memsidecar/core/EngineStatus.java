@@ -46,5 +46,9 @@ public record EngineStatus(
    * @param settings its provider settings, the provider's sensitive ones shown as {@code ***}
    */
   public record ProfileStatus(
-      String id, String scopeKind, String provider, boolean enabled, Map<String, String> settings) {}
+      String id,
+      String scopeKind,
+      String provider,
+      boolean enabled,
+      Map<String, String> settings) {}
 }

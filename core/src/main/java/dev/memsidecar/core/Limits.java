@@ -4,36 +4,42 @@ import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryFile;
 import dev.memsidecar.api.MemoryRecord;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What one request may carry, and the checks that hold a request to it before any other work.
- * Past a size bound: RESOURCE_EXHAUSTED; past a count or a length: INVALID_ARGUMENT. Messages
- * quote client text cut to 80 characters ({@link Ids#quote}). The record-level bounds are the
- * SPI's ({@link MemoryRecord}).
+ * What one request may carry, and the checks that hold a request to it before any other work. Past
+ * a size bound: RESOURCE_EXHAUSTED; past a count or a length: INVALID_ARGUMENT. Messages quote
+ * client text cut to 80 characters ({@link Ids#quote}). The record-level bounds are the SPI's
+ * ({@link MemoryRecord}).
  */
 public final class Limits {
   /** Remember content, UTF-8 bytes. */
   public static final int MAX_CONTENT_BYTES = MemoryRecord.MAX_CONTENT_BYTES;
+
   /** Remember context, UTF-8 bytes. */
   public static final int MAX_CONTEXT_BYTES = MemoryRecord.MAX_CONTEXT_BYTES;
+
   /** Search query, UTF-8 bytes. */
   public static final int MAX_QUERY_BYTES = 4 * 1024;
+
   /** A memory file's content, UTF-8 bytes. */
   public static final int MAX_FILE_BYTES = MemoryFile.MAX_BYTES;
+
   public static final int MAX_TAGS = MemoryRecord.MAX_TAGS;
   public static final int MAX_TAG_CHARS = MemoryRecord.MAX_TAG_CHARS;
   public static final int MAX_METADATA_ENTRIES = MemoryRecord.MAX_METADATA_ENTRIES;
   public static final int MAX_METADATA_KEY_CHARS = MemoryRecord.MAX_METADATA_KEY_CHARS;
   public static final int MAX_METADATA_VALUE_CHARS = MemoryRecord.MAX_METADATA_VALUE_CHARS;
+
   /** Profiles one Search may name. */
   public static final int MAX_PROFILES = 32;
+
   public static final int DEFAULT_TOP_K = 8;
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_PAGE_SIZE = 50;
+
   /** Larger page sizes are capped to this (AIP-158), not refused. */
   public static final int MAX_PAGE_SIZE = 500;
 
@@ -54,12 +60,18 @@ public final class Limits {
     if (bytes > max) {
       throw MemoryException.resourceExhausted(
           field,
-          field + " is " + (value.length() > max ? "over " + max : bytes) + " bytes; the limit is "
-              + max + " bytes (UTF-8)");
+          field
+              + " is "
+              + (value.length() > max ? "over " + max : bytes)
+              + " bytes; the limit is "
+              + max
+              + " bytes (UTF-8)");
     }
   }
 
-  /** INVALID_ARGUMENT naming {@code field} when a repeated field has more than {@code max} items. */
+  /**
+   * INVALID_ARGUMENT naming {@code field} when a repeated field has more than {@code max} items.
+   */
   public static void checkCount(String field, int count, int max) {
     if (count > max) {
       throw MemoryException.invalidArgument(
@@ -90,13 +102,18 @@ public final class Limits {
           if (k.isEmpty() || k.length() > MAX_METADATA_KEY_CHARS) {
             throw MemoryException.invalidArgument(
                 "metadata",
-                "metadata keys must be 1.." + MAX_METADATA_KEY_CHARS + " characters: "
+                "metadata keys must be 1.."
+                    + MAX_METADATA_KEY_CHARS
+                    + " characters: "
                     + Ids.quote(k));
           }
           if (v.length() > MAX_METADATA_VALUE_CHARS) {
             throw MemoryException.invalidArgument(
                 "metadata",
-                "metadata[" + Ids.quote(k) + "] exceeds " + MAX_METADATA_VALUE_CHARS
+                "metadata["
+                    + Ids.quote(k)
+                    + "] exceeds "
+                    + MAX_METADATA_VALUE_CHARS
                     + " characters");
           }
         });

@@ -4,10 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.Ids;
-import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.ListQuery;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
+import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
@@ -36,6 +36,7 @@ import java.util.UUID;
 public final class MemoryEngine implements AutoCloseable {
   /** Profile used when a request names none. */
   public static final String DEFAULT_PROFILE = AccessPolicy.DEFAULT_PROFILE;
+
   /** How long a short-term memory is recalled. */
   public static final Duration SHORT_TERM_TTL = Duration.ofDays(7);
 
@@ -111,7 +112,8 @@ public final class MemoryEngine implements AutoCloseable {
             .metadata(in.metadata())
             .times(now)
             .gateScore(verdict.score())
-            .sourceRefs(List.of(in.requestId().isEmpty() ? "remember" : "remember:" + in.requestId()))
+            .sourceRefs(
+                List.of(in.requestId().isEmpty() ? "remember" : "remember:" + in.requestId()))
             .validity(validity)
             .expireTime(validity == Validity.SHORT_TERM ? now.plus(SHORT_TERM_TTL) : null)
             .build();
@@ -140,8 +142,8 @@ public final class MemoryEngine implements AutoCloseable {
 
   /**
    * Recalls the memories that best match the query across the requested (or every readable)
-   * profile, best first ({@link ScoredRecord#BEST_FIRST} across profiles: every store scores on
-   * the one scale {@link ScoredRecord} states). Profiles whose flag or enabled bit forbids recall
+   * profile, best first ({@link ScoredRecord#BEST_FIRST} across profiles: every store scores on the
+   * one scale {@link ScoredRecord} states). Profiles whose flag or enabled bit forbids recall
    * contribute nothing. Stops between profiles when the caller has gone.
    */
   public List<MemoryHit> search(SearchInput in, RequestOptions options) {
@@ -151,7 +153,8 @@ public final class MemoryEngine implements AutoCloseable {
     Limits.checkBytes("query", in.query(), Limits.MAX_QUERY_BYTES);
     int topK = Limits.topK(in.topK());
     if (!(in.minScore() >= 0 && in.minScore() <= 1)) {
-      throw MemoryException.invalidArgument("min_score", "min_score must be 0..1: " + in.minScore());
+      throw MemoryException.invalidArgument(
+          "min_score", "min_score must be 0..1: " + in.minScore());
     }
     Limits.checkTags(in.tags());
     Limits.checkCount("profiles", in.profiles().size(), Limits.MAX_PROFILES);
@@ -198,7 +201,8 @@ public final class MemoryEngine implements AutoCloseable {
             ? Limits.DEFAULT_PAGE_SIZE
             : Math.min(in.pageSize(), Limits.MAX_PAGE_SIZE);
     AccessPolicy.Target target = access.resolve(in.scope(), in.profile(), Access.READ, options);
-    String requestKey = target.profileId() + "\n" + target.namespace() + "\n" + in.includeInactive();
+    String requestKey =
+        target.profileId() + "\n" + target.namespace() + "\n" + in.includeInactive();
     String cursor = PageTokens.decode(requestKey, in.pageToken());
     Page page =
         target.store().list(target.namespace(), new ListQuery(size, cursor, in.includeInactive()));
@@ -284,7 +288,10 @@ public final class MemoryEngine implements AutoCloseable {
         .orElseThrow(
             () ->
                 MemoryException.notFound(
-                    "no memory '" + id + "' in profile '" + target.profileId()
+                    "no memory '"
+                        + id
+                        + "' in profile '"
+                        + target.profileId()
                         + "' for this scope"));
   }
 

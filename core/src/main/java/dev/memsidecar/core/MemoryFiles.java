@@ -13,9 +13,9 @@ import java.util.List;
  * The deepagentsMem path: each enabled profile's markdown file, seen by the agent as {@code
  * /memories/<profile>.md} and resolved inside the caller's scope (a workspace profile's file is
  * shared within its workspace, a user profile's file is per user, and so on). Paths are virtual:
- * anything but exactly {@code /memories/<profile id>.md} is INVALID_ARGUMENT. Reads answer to {@code
- * deepagentsMem.read}, writes and edits to {@code deepagentsMem.write}, and a read-only request
- * may not write or edit ({@link AccessPolicy}).
+ * anything but exactly {@code /memories/<profile id>.md} is INVALID_ARGUMENT. Reads answer to
+ * {@code deepagentsMem.read}, writes and edits to {@code deepagentsMem.write}, and a read-only
+ * request may not write or edit ({@link AccessPolicy}).
  */
 public final class MemoryFiles {
   public static final String ROOT = "/memories/";
@@ -39,8 +39,8 @@ public final class MemoryFiles {
   }
 
   /**
-   * Every file the scope can reach: one per enabled profile whose scope id the caller sent,
-   * whether or not it was written yet (content left empty). Empty when deepagentsMem.read is off.
+   * Every file the scope can reach: one per enabled profile whose scope id the caller sent, whether
+   * or not it was written yet (content left empty). Empty when deepagentsMem.read is off.
    */
   public List<FileView> list(Scope scope, RequestOptions options) {
     List<FileView> out = new ArrayList<>();
@@ -68,9 +68,9 @@ public final class MemoryFiles {
 
   /**
    * Replaces the one occurrence of {@code oldText} with {@code newText}, like an agent's edit_file
-   * tool. {@code oldText} must occur exactly once (INVALID_ARGUMENT otherwise). With an {@code etag}
-   * the edit applies only to that version (ABORTED if stale); without one it applies to the latest,
-   * retrying when a concurrent write lands between read and write.
+   * tool. {@code oldText} must occur exactly once (INVALID_ARGUMENT otherwise). With an {@code
+   * etag} the edit applies only to that version (ABORTED if stale); without one it applies to the
+   * latest, retrying when a concurrent write lands between read and write.
    */
   public FileView edit(
       Scope scope,
@@ -106,7 +106,9 @@ public final class MemoryFiles {
       try {
         return new FileView(path, t.store().writeFile(t.namespace(), edited, current.etag()));
       } catch (MemoryException e) {
-        if (e.code() != MemoryException.Code.ABORTED || !etag.isEmpty() || attempt == EDIT_ATTEMPTS) {
+        if (e.code() != MemoryException.Code.ABORTED
+            || !etag.isEmpty()
+            || attempt == EDIT_ATTEMPTS) {
           throw e;
         }
       }
@@ -116,7 +118,8 @@ public final class MemoryFiles {
   /** The profile id of a path {@code /memories/<id>.md}; anything else is INVALID_ARGUMENT. */
   static String profileOf(String path) {
     if (path == null || path.isEmpty()) {
-      throw MemoryException.invalidArgument("path", "path is required, e.g. /memories/workspace.md");
+      throw MemoryException.invalidArgument(
+          "path", "path is required, e.g. /memories/workspace.md");
     }
     if (path.startsWith(ROOT) && path.endsWith(SUFFIX)) {
       String id = path.substring(ROOT.length(), path.length() - SUFFIX.length());

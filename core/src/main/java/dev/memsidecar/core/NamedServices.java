@@ -68,8 +68,15 @@ public final class NamedServices<S> {
     for (String alias : byAlias.keySet()) {
       if (byName.containsKey(alias)) {
         throw new StartupException(
-            "two " + kind + "s are named '" + alias + "': " + describe(byName.get(alias))
-                + " by name and " + describe(byAlias.get(alias)) + " by alias");
+            "two "
+                + kind
+                + "s are named '"
+                + alias
+                + "': "
+                + describe(byName.get(alias))
+                + " by name and "
+                + describe(byAlias.get(alias))
+                + " by alias");
       }
     }
   }
@@ -185,7 +192,8 @@ public final class NamedServices<S> {
       Function<S, Set<String>> aliases,
       String source,
       ClassLoader loader) {
-    String n = requireNonNull(name.apply(s), () -> kind + " " + s.getClass().getName() + " has no name");
+    String n =
+        requireNonNull(name.apply(s), () -> kind + " " + s.getClass().getName() + " has no name");
     checkName(kind, s, n);
     Set<String> a = Set.copyOf(aliases.apply(s));
     a.forEach(alias -> checkName(kind, s, alias));
@@ -195,8 +203,14 @@ public final class NamedServices<S> {
   private static void checkName(String kind, Object s, String name) {
     if (!NAME.matcher(name).matches()) {
       throw new StartupException(
-          kind + " " + s.getClass().getName() + " has the name '" + name + "'; names must match "
-              + MemoryProvider.NAME + " (lower case)");
+          kind
+              + " "
+              + s.getClass().getName()
+              + " has the name '"
+              + name
+              + "'; names must match "
+              + MemoryProvider.NAME
+              + " (lower case)");
     }
   }
 
@@ -204,7 +218,13 @@ public final class NamedServices<S> {
     Entry<S> previous = map.putIfAbsent(name, e);
     if (previous != null) {
       throw new StartupException(
-          "two " + kind + "s are named '" + name + "': " + describe(previous) + " and "
+          "two "
+              + kind
+              + "s are named '"
+              + name
+              + "': "
+              + describe(previous)
+              + " and "
               + describe(e));
     }
   }

@@ -7,8 +7,8 @@ import java.util.Base64;
 
 /**
  * Opaque AIP-158 page tokens: a store's cursor bound to the request it came from (profile,
- * namespace, include_inactive), so a token replayed with another scope or filter is refused
- * instead of leaking or skipping records.
+ * namespace, include_inactive), so a token replayed with another scope or filter is refused instead
+ * of leaking or skipping records.
  */
 final class PageTokens {
   private static final String VERSION = "p1";
@@ -20,7 +20,9 @@ final class PageTokens {
       return "";
     }
     String raw = VERSION + "\n" + fingerprint(requestKey) + "\n" + cursor;
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
   }
 
   /** The store cursor inside {@code token}, or {@code null} for an empty token. */
@@ -35,7 +37,9 @@ final class PageTokens {
       throw invalid();
     }
     String[] parts = raw.split("\n", 3);
-    if (parts.length != 3 || !parts[0].equals(VERSION) || !parts[1].equals(fingerprint(requestKey))) {
+    if (parts.length != 3
+        || !parts[0].equals(VERSION)
+        || !parts[1].equals(fingerprint(requestKey))) {
       throw invalid();
     }
     return parts[2];

@@ -15,8 +15,8 @@ import java.util.Optional;
 
 /**
  * A store of a provider from a plugin, every call made with the plugin's class loader as the
- * thread's context class loader ({@link Plugins#withContextLoader}), so the plugin's libraries
- * find their own classes and resources whichever engine thread calls.
+ * thread's context class loader ({@link Plugins#withContextLoader}), so the plugin's libraries find
+ * their own classes and resources whichever engine thread calls.
  */
 final class PluginStore implements MemoryStore {
   private final MemoryStore store;
@@ -64,7 +64,8 @@ final class PluginStore implements MemoryStore {
 
   @Override
   public MemoryFile writeFile(Namespace namespace, String content, String expectedEtag) {
-    return Plugins.withContextLoader(loader, () -> store.writeFile(namespace, content, expectedEtag));
+    return Plugins.withContextLoader(
+        loader, () -> store.writeFile(namespace, content, expectedEtag));
   }
 
   @Override

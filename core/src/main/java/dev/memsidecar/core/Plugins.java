@@ -93,8 +93,8 @@ public final class Plugins implements AutoCloseable {
 
   /**
    * Runs {@code call} with {@code loader} as the thread's context class loader, so a plugin's
-   * libraries that look classes up through it (ServiceLoader, JDBC drivers, logging) find their
-   * own jars; the previous context loader is restored afterwards.
+   * libraries that look classes up through it (ServiceLoader, JDBC drivers, logging) find their own
+   * jars; the previous context loader is restored afterwards.
    */
   public static <T> T withContextLoader(ClassLoader loader, Supplier<T> call) {
     Thread thread = Thread.currentThread();

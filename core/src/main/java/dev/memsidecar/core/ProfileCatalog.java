@@ -68,8 +68,8 @@ public final class ProfileCatalog implements AutoCloseable {
   /**
    * Opens the store of every enabled profile in {@code specs}.
    *
-   * @param filesProvider the provider keeping the memory files of profiles whose own provider
-   *     keeps none, or {@code null} for none
+   * @param filesProvider the provider keeping the memory files of profiles whose own provider keeps
+   *     none, or {@code null} for none
    * @throws StartupException naming the profile when a provider is missing or cannot open
    */
   public ProfileCatalog(
@@ -83,11 +83,14 @@ public final class ProfileCatalog implements AutoCloseable {
         filesProvider == null
             ? null
             : providers.entry(filesProvider, "memory.deepagentsMem.provider");
-    if (fileEntry != null
-        && !fileEntry.service().capabilities().contains(Capability.FILES)) {
+    if (fileEntry != null && !fileEntry.service().capabilities().contains(Capability.FILES)) {
       throw new StartupException(
-          "memory.deepagentsMem.provider '" + filesProvider + "' keeps no memory files (it does"
-              + " not declare " + Capability.FILES + ")");
+          "memory.deepagentsMem.provider '"
+              + filesProvider
+              + "' keeps no memory files (it does"
+              + " not declare "
+              + Capability.FILES
+              + ")");
     }
     try {
       for (ProfileSpec spec : specs) {
@@ -133,10 +136,7 @@ public final class ProfileCatalog implements AutoCloseable {
     ActiveProfile profile = profiles.get(id);
     if (profile == null) {
       throw MemoryException.notFound(
-          "unknown profile "
-              + Ids.quote(id)
-              + "; profiles: "
-              + List.copyOf(profiles.keySet()));
+          "unknown profile " + Ids.quote(id) + "; profiles: " + List.copyOf(profiles.keySet()));
     }
     return profile;
   }

@@ -28,8 +28,8 @@ public record RequestOptions(boolean readOnly, BooleanSupplier cancelled) {
   }
 
   /**
-   * The options a request's {@code metadata} asks for: read-only when {@code memoryWrite} is
-   * {@code "false"} (any case, surrounding spaces ignored).
+   * The options a request's {@code metadata} asks for: read-only when {@code memoryWrite} is {@code
+   * "false"} (any case, surrounding spaces ignored).
    */
   public static RequestOptions fromMetadata(Map<String, String> metadata) {
     String value = metadata.getOrDefault(MEMORY_WRITE, "");

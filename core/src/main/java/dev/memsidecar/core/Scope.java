@@ -1,8 +1,8 @@
 package dev.memsidecar.core;
 
 /**
- * Who a call is for, as the client said it. Empty strings mean "not given". Nothing here is
- * trusted until {@link NamespaceResolver} has checked it.
+ * Who a call is for, as the client said it. Empty strings mean "not given". Nothing here is trusted
+ * until {@link NamespaceResolver} has checked it.
  */
 public record Scope(String workspaceId, String userId, String agentId, String sessionId) {
   public Scope {

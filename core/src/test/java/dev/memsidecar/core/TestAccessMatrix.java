@@ -48,6 +48,7 @@ class TestAccessMatrix {
 
     final Flag needs;
     final boolean writes;
+
     /** Reads many profiles: a refused profile contributes nothing instead of failing the call. */
     final boolean gathers;
 
@@ -103,8 +104,7 @@ class TestAccessMatrix {
   @MethodSource("cases")
   void eachRpcAnswersToItsFlagTheEnabledBitAndReadOnly(Rpc rpc, Condition c, boolean readOnly) {
     String seedId = seed();
-    boolean allowed =
-        c.profileEnabled() && c.off() != rpc.needs && !(rpc.writes && readOnly);
+    boolean allowed = c.profileEnabled() && c.off() != rpc.needs && !(rpc.writes && readOnly);
     RequestOptions options =
         RequestOptions.fromMetadata(readOnly ? Map.of("memoryWrite", "false") : Map.of());
     ProfileSpec spec =
@@ -179,8 +179,7 @@ class TestAccessMatrix {
               .memories()
               .size();
       assertEquals(changed && rpc == Rpc.REMEMBER ? 2 : 1, records, "records after " + rpc);
-      MemoryStatus status =
-          engine.get(SCOPE, "", seedId, RequestOptions.DEFAULT).record().status();
+      MemoryStatus status = engine.get(SCOPE, "", seedId, RequestOptions.DEFAULT).record().status();
       assertEquals(
           changed && rpc == Rpc.FORGET ? MemoryStatus.FORGOTTEN : MemoryStatus.ACTIVE,
           status,

@@ -71,7 +71,8 @@ class TestMemoryEngine {
     assertEquals(first.memory().record().id(), again.memory().record().id());
     assertEquals(1, list(scope, "", false).memories().size());
     // The same request id in another workspace is another request.
-    WriteDecision other = remember(Scope.workspace("globex"), "", "Deploys happen on Tuesdays", "req-1");
+    WriteDecision other =
+        remember(Scope.workspace("globex"), "", "Deploys happen on Tuesdays", "req-1");
     assertTrue(!other.memory().record().id().equals(first.memory().record().id()));
   }
 
@@ -97,8 +98,16 @@ class TestMemoryEngine {
     WriteDecision d =
         engine.remember(
             new RememberInput(
-                scope, "", "Standup moved to 10am this week", MemoryKind.EPISODIC, List.of(),
-                Map.of(), null, Validity.SHORT_TERM, "", ""),
+                scope,
+                "",
+                "Standup moved to 10am this week",
+                MemoryKind.EPISODIC,
+                List.of(),
+                Map.of(),
+                null,
+                Validity.SHORT_TERM,
+                "",
+                ""),
             RequestOptions.DEFAULT);
     assertEquals(now.get().plus(MemoryEngine.SHORT_TERM_TTL), d.memory().record().expireTime());
     assertEquals(1, search(scope, "standup", List.of()).size());
@@ -112,13 +121,17 @@ class TestMemoryEngine {
     String id = remember(scope, "", "VPN host is vpn.acme.test", "").memory().record().id();
     assertTrue(engine.forget(scope, "", id, RequestOptions.DEFAULT));
     assertTrue(engine.forget(scope, "", id, RequestOptions.DEFAULT));
-    assertEquals(MemoryStatus.FORGOTTEN, engine.get(scope, "", id, RequestOptions.DEFAULT).record().status());
+    assertEquals(
+        MemoryStatus.FORGOTTEN,
+        engine.get(scope, "", id, RequestOptions.DEFAULT).record().status());
     assertEquals(0, search(scope, "vpn host", List.of()).size());
     assertEquals(0, list(scope, "", false).memories().size());
     assertEquals(1, list(scope, "", true).memories().size());
     assertEquals(
         MemoryException.Code.NOT_FOUND,
-        assertThrows(MemoryException.class, () -> engine.forget(Scope.workspace("other"), "", id, RequestOptions.DEFAULT))
+        assertThrows(
+                MemoryException.class,
+                () -> engine.forget(Scope.workspace("other"), "", id, RequestOptions.DEFAULT))
             .code());
   }
 
@@ -127,8 +140,7 @@ class TestMemoryEngine {
     Scope scope = Scope.workspace("acme");
     assertEquals(
         MemoryException.Code.PERMISSION_DENIED,
-        assertThrows(MemoryException.class, () -> remember(scope, "archive", "x y z", ""))
-            .code());
+        assertThrows(MemoryException.class, () -> remember(scope, "archive", "x y z", "")).code());
     remember(scope, "", "release train leaves friday", "");
     assertEquals(1, search(scope, "release train", List.of()).size());
     assertEquals(0, search(scope, "release train", List.of("archive")).size());
@@ -149,7 +161,8 @@ class TestMemoryEngine {
             MemoryException.class,
             () ->
                 engine.list(
-                    new ListInput(Scope.user("acme", "bob"), "user", 2, page.nextPageToken(), false),
+                    new ListInput(
+                        Scope.user("acme", "bob"), "user", 2, page.nextPageToken(), false),
                     RequestOptions.DEFAULT));
     assertEquals("page_token", e.field());
   }
@@ -159,7 +172,9 @@ class TestMemoryEngine {
     MemoryException e =
         assertThrows(
             MemoryException.class,
-            () -> remember(Scope.workspace("acme"), "", "x".repeat(Limits.MAX_CONTENT_BYTES + 1), ""));
+            () ->
+                remember(
+                    Scope.workspace("acme"), "", "x".repeat(Limits.MAX_CONTENT_BYTES + 1), ""));
     assertEquals(MemoryException.Code.RESOURCE_EXHAUSTED, e.code());
     assertEquals("content", e.field());
   }
@@ -179,6 +194,7 @@ class TestMemoryEngine {
   }
 
   private MemoryPage list(Scope scope, String profile, boolean includeInactive) {
-    return engine.list(new ListInput(scope, profile, 0, "", includeInactive), RequestOptions.DEFAULT);
+    return engine.list(
+        new ListInput(scope, profile, 0, "", includeInactive), RequestOptions.DEFAULT);
   }
 }

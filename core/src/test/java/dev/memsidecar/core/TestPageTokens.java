@@ -20,7 +20,8 @@ class TestPageTokens {
   void refusesTokensOfAnotherRequestOrGarbage() {
     String token = PageTokens.encode("alice", "c");
     for (String bad : new String[] {"%%%", "bm90IGEgdG9rZW4", token + "x"}) {
-      MemoryException e = assertThrows(MemoryException.class, () -> PageTokens.decode("alice", bad));
+      MemoryException e =
+          assertThrows(MemoryException.class, () -> PageTokens.decode("alice", bad));
       assertEquals("page_token", e.field());
     }
     assertThrows(MemoryException.class, () -> PageTokens.decode("bob", token));

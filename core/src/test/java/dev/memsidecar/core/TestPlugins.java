@@ -42,8 +42,7 @@ class TestPlugins {
     try (Plugins plugins = Plugins.load(dir, getClass().getClassLoader())) {
       ClassLoader loader = plugins.list().get(0).loader();
       assertSame(
-          dev.memsidecar.api.MemoryStore.class,
-          loader.loadClass("dev.memsidecar.api.MemoryStore"));
+          dev.memsidecar.api.MemoryStore.class, loader.loadClass("dev.memsidecar.api.MemoryStore"));
       assertThrows(
           ClassNotFoundException.class, () -> loader.loadClass(MemoryEngine.class.getName()));
     }
@@ -73,7 +72,8 @@ class TestPlugins {
 
   @Test
   void absentFolderHasNoPlugins() {
-    assertEquals(List.of(), Plugins.load(dir.resolve("absent"), getClass().getClassLoader()).names());
+    assertEquals(
+        List.of(), Plugins.load(dir.resolve("absent"), getClass().getClassLoader()).names());
   }
 
   private static void jar(Path file, String resource) throws IOException {

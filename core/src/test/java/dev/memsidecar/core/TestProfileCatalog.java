@@ -148,8 +148,16 @@ class TestProfileCatalog {
       assertEquals(MemoryException.Code.UNIMPLEMENTED, e.code());
       engine.remember(
           new RememberInput(
-              SCOPE, "", "the wiki lives at wiki.acme.test", null, List.of(), Map.of(), null, null,
-              "", ""),
+              SCOPE,
+              "",
+              "the wiki lives at wiki.acme.test",
+              null,
+              List.of(),
+              Map.of(),
+              null,
+              null,
+              "",
+              ""),
           RequestOptions.DEFAULT);
       assertEquals(
           1,

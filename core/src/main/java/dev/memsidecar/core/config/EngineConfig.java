@@ -48,7 +48,9 @@ public record EngineConfig(
     return new EngineConfig(
         dataDir,
         Flags.ALL_ON,
-        List.of(ProfileSpec.of("workspace", ScopeKind.WORKSPACE), ProfileSpec.of("user", ScopeKind.USER)),
+        List.of(
+            ProfileSpec.of("workspace", ScopeKind.WORKSPACE),
+            ProfileSpec.of("user", ScopeKind.USER)),
         DEFAULT_GATE_THRESHOLD,
         DEFAULT_EMBEDDER,
         Maintenance.DEFAULT,

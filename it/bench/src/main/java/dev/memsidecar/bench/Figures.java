@@ -42,13 +42,16 @@ final class Figures {
       return;
     }
     try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (IOException | UncheckedIOException e) {
       System.err.println("could not delete " + root + ": " + e);
     }

@@ -15,13 +15,11 @@ import io.grpc.ManagedChannel;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,8 +29,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -84,7 +82,8 @@ public final class SidecarBench {
     }
     if (!Files.isRegularFile(options.jar)) {
       System.err.println(
-          "sidecar jar not found at " + options.jar.toAbsolutePath()
+          "sidecar jar not found at "
+              + options.jar.toAbsolutePath()
               + ": run mvn package first, or pass --jar PATH");
       System.exit(2);
       return;
@@ -115,14 +114,16 @@ public final class SidecarBench {
       Path ws = Files.createTempDirectory("memsidecar-bench-start");
       try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws, options.provider)) {
         starts[i] = sidecar.startNanos;
-        System.out.printf(Locale.ROOT, "cold start %d: %.1f ms%n", i + 1, Figures.millis(starts[i]));
+        System.out.printf(
+            Locale.ROOT, "cold start %d: %.1f ms%n", i + 1, Figures.millis(starts[i]));
         sidecar.terminate();
       } finally {
         Figures.deleteTree(ws);
       }
     }
     if (options.starts > 0) {
-      System.out.printf(Locale.ROOT, "cold start median: %.1f ms%n", Figures.millis(Figures.median(starts)));
+      System.out.printf(
+          Locale.ROOT, "cold start median: %.1f ms%n", Figures.millis(Figures.median(starts)));
       rows.add(Row.of("cold start (spawn -> listening)", starts, null));
     }
 
@@ -162,7 +163,8 @@ public final class SidecarBench {
                       outcomes.merge(response.getDecision().getOutcome(), 1, Integer::sum);
                     }
                     if (first == 0 && (i + writers) % 10_000 < writers) {
-                      System.out.printf(Locale.ROOT, "  remembered ~%d/%d%n", i + 1, options.records);
+                      System.out.printf(
+                          Locale.ROOT, "  remembered ~%d/%d%n", i + 1, options.records);
                     }
                   }
                   return null;
@@ -201,8 +203,11 @@ public final class SidecarBench {
           }
         }
         long searchWall = System.nanoTime() - s0;
-        rows.add(Row.of("Search top 8, 1 client thread", searchNanos,
-            queries.size() / Figures.seconds(searchWall)));
+        rows.add(
+            Row.of(
+                "Search top 8, 1 client thread",
+                searchNanos,
+                queries.size() / Figures.seconds(searchWall)));
         double recall = queries.isEmpty() ? 0 : 100.0 * found / queries.size();
 
         long[][] perThread = new long[options.threads][];
@@ -214,27 +219,33 @@ public final class SidecarBench {
           for (int t = 0; t < options.threads; t++) {
             int thread = t;
             List<Query> mine = queries(texts, ids, each, new Random(options.seed + 100 + t));
-            futures.add(pool.submit(() -> {
-              long[] lat = new long[mine.size()];
-              for (int i = 0; i < mine.size(); i++) {
-                long s = System.nanoTime();
-                search(stub, scope, mine.get(i).text);
-                lat[i] = System.nanoTime() - s;
-              }
-              perThread[thread] = lat;
-            }));
+            futures.add(
+                pool.submit(
+                    () -> {
+                      long[] lat = new long[mine.size()];
+                      for (int i = 0; i < mine.size(); i++) {
+                        long s = System.nanoTime();
+                        search(stub, scope, mine.get(i).text);
+                        lat[i] = System.nanoTime() - s;
+                      }
+                      perThread[thread] = lat;
+                    }));
           }
           for (Future<?> f : futures) {
             f.get();
           }
           long concurrentWall = System.nanoTime() - c0;
           long[] all = Stream.of(perThread).flatMapToLong(Arrays::stream).toArray();
-          rows.add(Row.of("Search top 8, " + options.threads + " client threads", all,
-              all.length / Figures.seconds(concurrentWall)));
+          rows.add(
+              Row.of(
+                  "Search top 8, " + options.threads + " client threads",
+                  all,
+                  all.length / Figures.seconds(concurrentWall)));
         } finally {
           pool.shutdownNow();
         }
-        System.out.printf(Locale.ROOT,
+        System.out.printf(
+            Locale.ROOT,
             "Search: the record a query was drawn from is in the top 8 for %.1f%% of queries%n",
             recall);
       }
@@ -263,11 +274,15 @@ public final class SidecarBench {
         Runtime.getRuntime().maxMemory() / (1024 * 1024));
   }
 
-  private static RememberResponse remember(MemoryServiceBlockingStub stub, Scope scope,
-      String text) {
+  private static RememberResponse remember(
+      MemoryServiceBlockingStub stub, Scope scope, String text) {
     return stub.withDeadlineAfter(60, TimeUnit.SECONDS)
-        .remember(RememberRequest.newBuilder().setScope(scope).setProfile("workspace")
-            .setContent(text).build());
+        .remember(
+            RememberRequest.newBuilder()
+                .setScope(scope)
+                .setProfile("workspace")
+                .setContent(text)
+                .build());
   }
 
   private static SearchResponse search(MemoryServiceBlockingStub stub, Scope scope, String q) {
@@ -313,8 +328,9 @@ public final class SidecarBench {
     Set<String> words = new LinkedHashSet<>();
     for (String w : text.split("[^\\p{L}\\p{N}]+")) {
       String lower = w.toLowerCase(Locale.ROOT);
-      if (lower.length() > 2 && !STOPWORDS.contains(lower) && !lower.chars().allMatch(
-          Character::isDigit)) {
+      if (lower.length() > 2
+          && !STOPWORDS.contains(lower)
+          && !lower.chars().allMatch(Character::isDigit)) {
         words.add(w);
       }
     }
@@ -355,8 +371,7 @@ public final class SidecarBench {
       this.stderr = stderr;
       String dial = host.equals("0.0.0.0") ? "127.0.0.1" : host;
       this.channel =
-          Grpc.newChannelBuilderForAddress(dial, port, InsecureChannelCredentials.create())
-              .build();
+          Grpc.newChannelBuilderForAddress(dial, port, InsecureChannelCredentials.create()).build();
     }
 
     /** Starts {@code java -jar jar}, or the {@code launcher} script when one is given. */
@@ -400,8 +415,7 @@ public final class SidecarBench {
               () -> {
                 try (BufferedReader in =
                     new BufferedReader(
-                        new InputStreamReader(process.getInputStream(),
-                            StandardCharsets.UTF_8))) {
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                   String line;
                   while ((line = in.readLine()) != null) {
                     Matcher m = LISTENING.matcher(line);
@@ -521,7 +535,8 @@ public final class SidecarBench {
           default -> throw new IllegalArgumentException("unknown argument " + arg);
         }
       }
-      return new Options(jar, launcher, provider, writers, records, searches, starts, warmup, threads, seed, help);
+      return new Options(
+          jar, launcher, provider, writers, records, searches, starts, warmup, threads, seed, help);
     }
 
     private static String value(String[] args, int i, String flag) {
@@ -553,39 +568,106 @@ public final class SidecarBench {
             "Uma", "Viktor", "Wen", "Ximena", "Yusuf", "Zoe");
     private static final List<String> VERBS =
         List.of(
-            "prefers", "avoids", "reviews", "schedules", "deploys", "documents", "tests",
-            "migrates", "monitors", "archives", "refactors", "benchmarks", "approves", "drafts",
-            "rotates", "patches", "audits", "profiles", "mentors on", "demos", "owns",
-            "escalates", "debugs", "plans", "cleans up");
+            "prefers",
+            "avoids",
+            "reviews",
+            "schedules",
+            "deploys",
+            "documents",
+            "tests",
+            "migrates",
+            "monitors",
+            "archives",
+            "refactors",
+            "benchmarks",
+            "approves",
+            "drafts",
+            "rotates",
+            "patches",
+            "audits",
+            "profiles",
+            "mentors on",
+            "demos",
+            "owns",
+            "escalates",
+            "debugs",
+            "plans",
+            "cleans up");
     private static final List<String> OBJECTS =
         List.of(
-            "dark roast coffee", "the billing service", "green tea", "the release notes",
-            "the staging cluster", "flaky integration tests", "the Postgres replica",
-            "quarterly budget slides", "the onboarding checklist", "TLS certificates",
-            "the Kafka consumer", "design review comments", "the mobile login screen",
-            "weekly metrics dashboards", "the payment webhook", "legacy cron jobs",
-            "the search ranking model", "customer support macros", "the Terraform modules",
-            "oat milk cappuccinos", "the incident runbook", "vendor contracts",
-            "the accessibility audit", "error budget reports", "the GraphQL gateway",
-            "nightly backups", "the feature flag cleanup", "sprint retrospectives",
-            "the data retention policy", "pairing sessions", "the Redis cache",
-            "the CI pipeline", "the iOS build", "the pricing page", "the SSO integration",
-            "the Android beta", "the churn report", "the load balancer config",
-            "the Helm charts", "the audit log exporter");
+            "dark roast coffee",
+            "the billing service",
+            "green tea",
+            "the release notes",
+            "the staging cluster",
+            "flaky integration tests",
+            "the Postgres replica",
+            "quarterly budget slides",
+            "the onboarding checklist",
+            "TLS certificates",
+            "the Kafka consumer",
+            "design review comments",
+            "the mobile login screen",
+            "weekly metrics dashboards",
+            "the payment webhook",
+            "legacy cron jobs",
+            "the search ranking model",
+            "customer support macros",
+            "the Terraform modules",
+            "oat milk cappuccinos",
+            "the incident runbook",
+            "vendor contracts",
+            "the accessibility audit",
+            "error budget reports",
+            "the GraphQL gateway",
+            "nightly backups",
+            "the feature flag cleanup",
+            "sprint retrospectives",
+            "the data retention policy",
+            "pairing sessions",
+            "the Redis cache",
+            "the CI pipeline",
+            "the iOS build",
+            "the pricing page",
+            "the SSO integration",
+            "the Android beta",
+            "the churn report",
+            "the load balancer config",
+            "the Helm charts",
+            "the audit log exporter");
     private static final List<String> TIMES =
         List.of(
-            "before the 9am standup", "every Friday afternoon", "right after lunch",
-            "during the on-call week", "at the end of each sprint", "on Monday mornings",
-            "before every release", "late in the evening", "after the product sync",
-            "while travelling", "twice a month", "in the Lisbon office", "from the Berlin hub",
-            "ahead of board meetings", "during quiet hours", "when the pager is quiet",
-            "before quarterly planning", "on the first Tuesday of the month");
+            "before the 9am standup",
+            "every Friday afternoon",
+            "right after lunch",
+            "during the on-call week",
+            "at the end of each sprint",
+            "on Monday mornings",
+            "before every release",
+            "late in the evening",
+            "after the product sync",
+            "while travelling",
+            "twice a month",
+            "in the Lisbon office",
+            "from the Berlin hub",
+            "ahead of board meetings",
+            "during quiet hours",
+            "when the pager is quiet",
+            "before quarterly planning",
+            "on the first Tuesday of the month");
     private static final List<String> REASONS =
         List.of(
-            "because the last outage started there", "since the customer asked for it",
-            "to keep the error budget healthy", "so the auditors stay happy",
-            "because it saves the team an hour a week", "after the postmortem recommended it",
-            "to unblock the mobile team", "as agreed in the architecture review", "", "", "");
+            "because the last outage started there",
+            "since the customer asked for it",
+            "to keep the error budget healthy",
+            "so the auditors stay happy",
+            "because it saves the team an hour a week",
+            "after the postmortem recommended it",
+            "to unblock the mobile team",
+            "as agreed in the architecture review",
+            "",
+            "",
+            "");
 
     private final Random random;
     private int index;

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Base of the test classes that share one sidecar on its embedded defaults, started once per
- * class on a fresh workspace; tests keep apart by using their own workspace or user ids.
+ * Base of the test classes that share one sidecar on its embedded defaults, started once per class
+ * on a fresh workspace; tests keep apart by using their own workspace or user ids.
  */
 abstract class DefaultSidecarTest {
   @TempDir static Path workspaceDir;

@@ -67,7 +67,10 @@ final class Fixtures {
       MemoryServiceBlockingStub stub, Scope scope, String profile, String content) {
     return remember(
         stub,
-        RememberRequest.newBuilder().setScope(scope).setProfile(profile).setContent(content)
+        RememberRequest.newBuilder()
+            .setScope(scope)
+            .setProfile(profile)
+            .setContent(content)
             .build());
   }
 

@@ -43,8 +43,10 @@ import java.util.regex.Pattern;
 public final class SidecarProcess implements AutoCloseable {
   /** How long a sidecar may take to print its {@code listening on} line. */
   public static final Duration READY_LIMIT = Duration.ofSeconds(60);
+
   /** Guard for one RPC, so that a hung server fails a test instead of hanging the build. */
   public static final Duration CALL_LIMIT = Duration.ofSeconds(30);
+
   /** Guard for a process to exit after a signal. */
   public static final Duration EXIT_LIMIT = Duration.ofSeconds(30);
 
@@ -77,13 +79,15 @@ public final class SidecarProcess implements AutoCloseable {
     this.listeningLine = listeningLine;
     this.host = host;
     this.port = port;
-    String dialHost = switch (host) {
-      case "0.0.0.0", "" -> "127.0.0.1";
-      case "::", "[::]", "0:0:0:0:0:0:0:0" -> "::1";
-      default -> host.startsWith("[") && host.endsWith("]")
-          ? host.substring(1, host.length() - 1)
-          : host;
-    };
+    String dialHost =
+        switch (host) {
+          case "0.0.0.0", "" -> "127.0.0.1";
+          case "::", "[::]", "0:0:0:0:0:0:0:0" -> "::1";
+          default ->
+              host.startsWith("[") && host.endsWith("]")
+                  ? host.substring(1, host.length() - 1)
+                  : host;
+        };
     this.channel =
         Grpc.newChannelBuilderForAddress(dialHost, port, InsecureChannelCredentials.create())
             .build();
@@ -99,7 +103,9 @@ public final class SidecarProcess implements AutoCloseable {
     jar = jar.toAbsolutePath().normalize();
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
-          "sidecar jar not found at " + jar + ": run mvn package first (e.g. `mvn -B -q -pl "
+          "sidecar jar not found at "
+              + jar
+              + ": run mvn package first (e.g. `mvn -B -q -pl "
               + "sidecar -am package -DskipTests`)");
     }
     return jar;
@@ -120,8 +126,7 @@ public final class SidecarProcess implements AutoCloseable {
    * added to the environment (the MEMSIDECAR_* variables of this JVM are removed first), and waits
    * for the {@code listening on} line.
    */
-  public static SidecarProcess start(
-      Path workspace, Map<String, String> env, String... extraArgs) {
+  public static SidecarProcess start(Path workspace, Map<String, String> env, String... extraArgs) {
     requireNonNull(workspace, "workspace is null");
     List<String> args = new ArrayList<>();
     args.add("serve");
@@ -197,7 +202,11 @@ public final class SidecarProcess implements AutoCloseable {
       if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly().waitFor(EXIT_LIMIT.toSeconds(), TimeUnit.SECONDS);
         throw new AssertionError(
-            "memsidecar " + List.of(args) + " did not exit within " + limit + "\n"
+            "memsidecar "
+                + List.of(args)
+                + " did not exit within "
+                + limit
+                + "\n"
                 + tail(stderrLog));
       }
       String out = stdout.get(EXIT_LIMIT.toSeconds(), TimeUnit.SECONDS);
@@ -328,7 +337,11 @@ public final class SidecarProcess implements AutoCloseable {
       if (!process.waitFor(EXIT_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(EXIT_LIMIT.toSeconds(), TimeUnit.SECONDS);
         throw new AssertionError(
-            "sidecar did not exit within " + EXIT_LIMIT.toSeconds() + " s of " + signal + "\n"
+            "sidecar did not exit within "
+                + EXIT_LIMIT.toSeconds()
+                + " s of "
+                + signal
+                + "\n"
                 + stderrTail());
       }
       stdoutReader.join(EXIT_LIMIT.toMillis());
@@ -406,8 +419,10 @@ public final class SidecarProcess implements AutoCloseable {
     try {
       List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
       int from = Math.max(0, lines.size() - 40);
-      return "--- stderr tail (" + log + ") ---\n" + String.join("\n", lines.subList(from,
-          lines.size()));
+      return "--- stderr tail ("
+          + log
+          + ") ---\n"
+          + String.join("\n", lines.subList(from, lines.size()));
     } catch (IOException | UncheckedIOException e) {
       return "--- stderr unreadable (" + log + "): " + e + " ---";
     }

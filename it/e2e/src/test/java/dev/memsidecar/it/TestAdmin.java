@@ -96,8 +96,7 @@ class TestAdmin {
     assertTrue(
         status.getProfilesList().contains(profile("workspace", "workspace", true)),
         status::toString);
-    assertTrue(status.getProfilesList().contains(profile("user", "user", true)),
-        status::toString);
+    assertTrue(status.getProfilesList().contains(profile("user", "user", true)), status::toString);
     assertEquals(
         Flags.newBuilder()
             .setDeepagentsMemRead(true)
@@ -110,12 +109,10 @@ class TestAdmin {
 
   @Test
   void statusReportsConfiguredProfilesAndFlags() {
-    GetStatusResponse status =
-        configured.admin().getStatus(GetStatusRequest.getDefaultInstance());
-    assertTrue(status.getProfilesList().contains(profile("team", "agent", true)),
-        status::toString);
-    assertTrue(status.getProfilesList().contains(profile("scratch", "session", false)),
-        status::toString);
+    GetStatusResponse status = configured.admin().getStatus(GetStatusRequest.getDefaultInstance());
+    assertTrue(status.getProfilesList().contains(profile("team", "agent", true)), status::toString);
+    assertTrue(
+        status.getProfilesList().contains(profile("scratch", "session", false)), status::toString);
     assertEquals(
         Flags.newBuilder()
             .setDeepagentsMemRead(false)
@@ -128,15 +125,13 @@ class TestAdmin {
 
   @Test
   void statusShowsProfileSettingsWithSecretsMasked() {
-    GetStatusResponse status =
-        configured.admin().getStatus(GetStatusRequest.getDefaultInstance());
+    GetStatusResponse status = configured.admin().getStatus(GetStatusRequest.getDefaultInstance());
     ProfileStatus vault =
         status.getProfilesList().stream()
             .filter(p -> p.getId().equals("vault"))
             .findFirst()
             .orElseThrow(() -> new AssertionError(status.toString()));
-    assertEquals(
-        Map.of("jdbc.user", "vault", "jdbc.password", "***"), vault.getSettingsMap());
+    assertEquals(Map.of("jdbc.user", "vault", "jdbc.password", "***"), vault.getSettingsMap());
     assertFalse(status.toString().contains("s3cret-pw"), status::toString);
     assertFalse(configured.stderr().contains("s3cret-pw"), "logged a secret");
   }
@@ -145,7 +140,9 @@ class TestAdmin {
   void healthCheckIsServing() {
     assertEquals(
         HealthCheckResponse.ServingStatus.SERVING,
-        defaults.health().check(HealthCheckRequest.newBuilder().setService("").build())
+        defaults
+            .health()
+            .check(HealthCheckRequest.newBuilder().setService("").build())
             .getStatus());
   }
 
@@ -184,32 +181,98 @@ class TestAdmin {
 
   static Stream<Named<Executable>> unbuiltMethods() {
     return Stream.of(
-        call("MemoryService.BeginRun", () -> defaults.memory().beginRun(
-            BeginRunRequest.newBuilder().setScope(SCOPE).setInput("hello").build())),
-        call("MemoryService.EndRun", () -> defaults.memory().endRun(
-            EndRunRequest.newBuilder().setScope(SCOPE).setInput("hi").setOutput("hello")
-                .build())),
-        call("ToolRuleService.PutToolRule", () -> defaults.toolRules().putToolRule(
-            PutToolRuleRequest.newBuilder().setScope(SCOPE).build())),
-        call("ToolRuleService.GetToolRule", () -> defaults.toolRules().getToolRule(
-            GetToolRuleRequest.newBuilder().setScope(SCOPE).setToolName("email").setId("r1")
-                .build())),
-        call("ToolRuleService.ListToolRules", () -> defaults.toolRules().listToolRules(
-            ListToolRulesRequest.newBuilder().setScope(SCOPE).build())),
-        call("ToolRuleService.DeleteToolRule", () -> defaults.toolRules().deleteToolRule(
-            DeleteToolRuleRequest.newBuilder().setScope(SCOPE).setToolName("email").setId("r1")
-                .build())),
-        call("ToolRuleService.RenderToolRules", () -> defaults.toolRules().renderToolRules(
-            RenderToolRulesRequest.newBuilder().setScope(SCOPE).build())),
-        call("ToolRuleService.ExportToolRules", () -> defaults.toolRules().exportToolRules(
-            ExportToolRulesRequest.newBuilder().setScope(SCOPE).build())),
-        call("ToolRuleService.CheckToolCall", () -> defaults.toolRules().checkToolCall(
-            CheckToolCallRequest.newBuilder().setScope(SCOPE).setToolName("email")
-                .setArgumentsJson("{\"to\":\"sarah@example.com\"}").build())),
-        call("ToolRuleService.GetToolStats", () -> defaults.toolRules().getToolStats(
-            GetToolStatsRequest.newBuilder().setScope(SCOPE).setToolName("email").build())),
-        call("AdminService.WatchEvents", () -> defaults.admin().watchEvents(
-            WatchEventsRequest.newBuilder().setScope(SCOPE).build()).hasNext()));
+        call(
+            "MemoryService.BeginRun",
+            () ->
+                defaults
+                    .memory()
+                    .beginRun(
+                        BeginRunRequest.newBuilder().setScope(SCOPE).setInput("hello").build())),
+        call(
+            "MemoryService.EndRun",
+            () ->
+                defaults
+                    .memory()
+                    .endRun(
+                        EndRunRequest.newBuilder()
+                            .setScope(SCOPE)
+                            .setInput("hi")
+                            .setOutput("hello")
+                            .build())),
+        call(
+            "ToolRuleService.PutToolRule",
+            () ->
+                defaults
+                    .toolRules()
+                    .putToolRule(PutToolRuleRequest.newBuilder().setScope(SCOPE).build())),
+        call(
+            "ToolRuleService.GetToolRule",
+            () ->
+                defaults
+                    .toolRules()
+                    .getToolRule(
+                        GetToolRuleRequest.newBuilder()
+                            .setScope(SCOPE)
+                            .setToolName("email")
+                            .setId("r1")
+                            .build())),
+        call(
+            "ToolRuleService.ListToolRules",
+            () ->
+                defaults
+                    .toolRules()
+                    .listToolRules(ListToolRulesRequest.newBuilder().setScope(SCOPE).build())),
+        call(
+            "ToolRuleService.DeleteToolRule",
+            () ->
+                defaults
+                    .toolRules()
+                    .deleteToolRule(
+                        DeleteToolRuleRequest.newBuilder()
+                            .setScope(SCOPE)
+                            .setToolName("email")
+                            .setId("r1")
+                            .build())),
+        call(
+            "ToolRuleService.RenderToolRules",
+            () ->
+                defaults
+                    .toolRules()
+                    .renderToolRules(RenderToolRulesRequest.newBuilder().setScope(SCOPE).build())),
+        call(
+            "ToolRuleService.ExportToolRules",
+            () ->
+                defaults
+                    .toolRules()
+                    .exportToolRules(ExportToolRulesRequest.newBuilder().setScope(SCOPE).build())),
+        call(
+            "ToolRuleService.CheckToolCall",
+            () ->
+                defaults
+                    .toolRules()
+                    .checkToolCall(
+                        CheckToolCallRequest.newBuilder()
+                            .setScope(SCOPE)
+                            .setToolName("email")
+                            .setArgumentsJson("{\"to\":\"sarah@example.com\"}")
+                            .build())),
+        call(
+            "ToolRuleService.GetToolStats",
+            () ->
+                defaults
+                    .toolRules()
+                    .getToolStats(
+                        GetToolStatsRequest.newBuilder()
+                            .setScope(SCOPE)
+                            .setToolName("email")
+                            .build())),
+        call(
+            "AdminService.WatchEvents",
+            () ->
+                defaults
+                    .admin()
+                    .watchEvents(WatchEventsRequest.newBuilder().setScope(SCOPE).build())
+                    .hasNext()));
   }
 
   @ParameterizedTest(name = "{0}")

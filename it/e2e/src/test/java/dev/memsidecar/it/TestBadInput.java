@@ -29,8 +29,12 @@ class TestBadInput extends DefaultSidecarTest {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         "workspace_id",
-        () -> memory().remember(RememberRequest.newBuilder().setContent("Lena drafts the "
-            + "release notes").build()));
+        () ->
+            memory()
+                .remember(
+                    RememberRequest.newBuilder()
+                        .setContent("Lena drafts the " + "release notes")
+                        .build()));
   }
 
   @Test
@@ -42,9 +46,16 @@ class TestBadInput extends DefaultSidecarTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"ws one", "ws/one", "ws:one", "ws\none", "wörkspace",
-      // 65 characters, one more than allowed
-      "a2345678901234567890123456789012345678901234567890123456789012345"})
+  @ValueSource(
+      strings = {
+        "ws one",
+        "ws/one",
+        "ws:one",
+        "ws\none",
+        "wörkspace",
+        // 65 characters, one more than allowed
+        "a2345678901234567890123456789012345678901234567890123456789012345"
+      })
   void rememberWithBadWorkspaceIdNamesWorkspaceId(String workspaceId) {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
@@ -72,8 +83,9 @@ class TestBadInput extends DefaultSidecarTest {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         "user_id",
-        () -> remember(memory(), user(uniqueId("ws"), "al ice"), "user", "Alice likes green "
-            + "tea"));
+        () ->
+            remember(
+                memory(), user(uniqueId("ws"), "al ice"), "user", "Alice likes green " + "tea"));
   }
 
   @Test
@@ -81,8 +93,13 @@ class TestBadInput extends DefaultSidecarTest {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         "user_id",
-        () -> memory().search(SearchRequest.newBuilder().setScope(user(uniqueId("ws"),
-            "al ice")).setQuery("green tea").build()));
+        () ->
+            memory()
+                .search(
+                    SearchRequest.newBuilder()
+                        .setScope(user(uniqueId("ws"), "al ice"))
+                        .setQuery("green tea")
+                        .build()));
   }
 
   @Test
@@ -122,8 +139,7 @@ class TestBadInput extends DefaultSidecarTest {
     Scope scope = user(uniqueId("ws"), "alice");
     assertStatus(Status.Code.INVALID_ARGUMENT, () -> remember(memory(), scope, "", ""));
     assertStatus(
-        Status.Code.RESOURCE_EXHAUSTED,
-        () -> remember(memory(), scope, "", "z".repeat(32_769)));
+        Status.Code.RESOURCE_EXHAUSTED, () -> remember(memory(), scope, "", "z".repeat(32_769)));
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         () -> remember(memory(), user(scope.getWorkspaceId(), "al ice"), "user", "A fact"));
@@ -138,9 +154,14 @@ class TestBadInput extends DefaultSidecarTest {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         "page_size",
-        () -> memory().listMemories(ListMemoriesRequest.newBuilder()
-            .setScope(workspace(uniqueId("ws"))).setProfile("workspace").setPageSize(-1)
-            .build()));
+        () ->
+            memory()
+                .listMemories(
+                    ListMemoriesRequest.newBuilder()
+                        .setScope(workspace(uniqueId("ws")))
+                        .setProfile("workspace")
+                        .setPageSize(-1)
+                        .build()));
   }
 
   @Test
@@ -148,9 +169,14 @@ class TestBadInput extends DefaultSidecarTest {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         "page_token",
-        () -> memory().listMemories(ListMemoriesRequest.newBuilder()
-            .setScope(workspace(uniqueId("ws"))).setProfile("workspace")
-            .setPageToken("not a token!").build()));
+        () ->
+            memory()
+                .listMemories(
+                    ListMemoriesRequest.newBuilder()
+                        .setScope(workspace(uniqueId("ws")))
+                        .setProfile("workspace")
+                        .setPageToken("not a token!")
+                        .build()));
   }
 
   @ParameterizedTest
@@ -159,14 +185,25 @@ class TestBadInput extends DefaultSidecarTest {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         "top_k",
-        () -> memory().search(SearchRequest.newBuilder().setScope(workspace(uniqueId("ws")))
-            .setQuery("green tea").setTopK(topK).build()));
+        () ->
+            memory()
+                .search(
+                    SearchRequest.newBuilder()
+                        .setScope(workspace(uniqueId("ws")))
+                        .setQuery("green tea")
+                        .setTopK(topK)
+                        .build()));
   }
 
   @Test
   void topKOfOneHundredIsAccepted() {
-    memory().search(SearchRequest.newBuilder().setScope(workspace(uniqueId("ws")))
-        .setQuery("green tea").setTopK(100).build());
+    memory()
+        .search(
+            SearchRequest.newBuilder()
+                .setScope(workspace(uniqueId("ws")))
+                .setQuery("green tea")
+                .setTopK(100)
+                .build());
   }
 
   @Test
@@ -174,8 +211,9 @@ class TestBadInput extends DefaultSidecarTest {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         "query",
-        () -> memory().search(SearchRequest.newBuilder().setScope(workspace(uniqueId("ws")))
-            .build()));
+        () ->
+            memory()
+                .search(SearchRequest.newBuilder().setScope(workspace(uniqueId("ws"))).build()));
   }
 
   @Test
@@ -190,41 +228,66 @@ class TestBadInput extends DefaultSidecarTest {
   void rememberToUnknownProfileIsNotFound() {
     assertStatus(
         Status.Code.NOT_FOUND,
-        () -> remember(memory(), workspace(uniqueId("ws")), "nosuch", "Chen tests the Kafka "
-            + "consumer"));
+        () ->
+            remember(
+                memory(),
+                workspace(uniqueId("ws")),
+                "nosuch",
+                "Chen tests the Kafka " + "consumer"));
   }
 
   @Test
   void listOfUnknownProfileIsNotFound() {
     assertStatus(
         Status.Code.NOT_FOUND,
-        () -> memory().listMemories(ListMemoriesRequest.newBuilder()
-            .setScope(workspace(uniqueId("ws"))).setProfile("nosuch").build()));
+        () ->
+            memory()
+                .listMemories(
+                    ListMemoriesRequest.newBuilder()
+                        .setScope(workspace(uniqueId("ws")))
+                        .setProfile("nosuch")
+                        .build()));
   }
 
   @Test
   void searchOfUnknownProfileIsNotFound() {
     assertStatus(
         Status.Code.NOT_FOUND,
-        () -> memory().search(SearchRequest.newBuilder().setScope(workspace(uniqueId("ws")))
-            .setQuery("green tea").addProfiles("nosuch").build()));
+        () ->
+            memory()
+                .search(
+                    SearchRequest.newBuilder()
+                        .setScope(workspace(uniqueId("ws")))
+                        .setQuery("green tea")
+                        .addProfiles("nosuch")
+                        .build()));
   }
 
   @Test
   void getOfUnknownIdIsNotFound() {
     assertStatus(
         Status.Code.NOT_FOUND,
-        () -> memory().getMemory(GetMemoryRequest.newBuilder()
-            .setScope(workspace(uniqueId("ws"))).setProfile("workspace")
-            .setId("no-such-memory").build()));
+        () ->
+            memory()
+                .getMemory(
+                    GetMemoryRequest.newBuilder()
+                        .setScope(workspace(uniqueId("ws")))
+                        .setProfile("workspace")
+                        .setId("no-such-memory")
+                        .build()));
   }
 
   @Test
   void forgetOfUnknownIdIsNotFound() {
     assertStatus(
         Status.Code.NOT_FOUND,
-        () -> memory().forgetMemory(ForgetMemoryRequest.newBuilder()
-            .setScope(workspace(uniqueId("ws"))).setProfile("workspace")
-            .setId("no-such-memory").build()));
+        () ->
+            memory()
+                .forgetMemory(
+                    ForgetMemoryRequest.newBuilder()
+                        .setScope(workspace(uniqueId("ws")))
+                        .setProfile("workspace")
+                        .setId("no-such-memory")
+                        .build()));
   }
 }

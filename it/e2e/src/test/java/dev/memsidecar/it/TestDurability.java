@@ -39,13 +39,24 @@ class TestDurability {
     Memory last;
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
       for (int i = 0; i < 20; i++) {
-        Memory m = remember(sidecar.memory(), RememberRequest.newBuilder().setScope(TEAM)
-            .setProfile("workspace").setContent(sentences.next()).setRequestId("dur-" + i)
-            .addTags("durable").build());
+        Memory m =
+            remember(
+                sidecar.memory(),
+                RememberRequest.newBuilder()
+                    .setScope(TEAM)
+                    .setProfile("workspace")
+                    .setContent(sentences.next())
+                    .setRequestId("dur-" + i)
+                    .addTags("durable")
+                    .build());
         acknowledged.put(m.getId(), m);
       }
-      last = remember(sidecar.memory(), ALICE, "user", "Alice keeps the spare office keys in "
-          + "the top drawer");
+      last =
+          remember(
+              sidecar.memory(),
+              ALICE,
+              "user",
+              "Alice keeps the spare office keys in " + "the top drawer");
       sidecar.kill9();
     }
 
@@ -61,8 +72,9 @@ class TestDurability {
           acknowledged.keySet(),
           Set.copyOf(ids(listAll(sidecar.memory(), TEAM, "workspace", 7, true))));
       assertEquals(last.getContent(), get(sidecar, ALICE, "user", last.getId()).getContent());
-      assertTrue(ids(search(sidecar.memory(), ALICE, "spare office keys top drawer"))
-          .contains(last.getId()));
+      assertTrue(
+          ids(search(sidecar.memory(), ALICE, "spare office keys top drawer"))
+              .contains(last.getId()));
     }
   }
 
@@ -72,7 +84,8 @@ class TestDurability {
     Sentences sentences = new Sentences(99);
     for (int round = 0; round < 3; round++) {
       try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
-        assertEquals(Set.copyOf(ids),
+        assertEquals(
+            Set.copyOf(ids),
             Set.copyOf(ids(listAll(sidecar.memory(), TEAM, "workspace", 0, true))),
             "after restart " + round);
         ids.add(remember(sidecar.memory(), TEAM, "workspace", sentences.next()).getId());
@@ -80,8 +93,8 @@ class TestDurability {
       }
     }
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
-      assertEquals(Set.copyOf(ids),
-          Set.copyOf(ids(listAll(sidecar.memory(), TEAM, "workspace", 0, true))));
+      assertEquals(
+          Set.copyOf(ids), Set.copyOf(ids(listAll(sidecar.memory(), TEAM, "workspace", 0, true))));
     }
   }
 
@@ -90,22 +103,40 @@ class TestDurability {
     Memory forgotten;
     Memory kept;
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
-      forgotten = remember(sidecar.memory(), TEAM, "workspace", "Nadia demos the feature flag "
-          + "cleanup every Friday afternoon");
-      kept = remember(sidecar.memory(), TEAM, "workspace", "Jonas monitors the Postgres replica "
-          + "during the on-call week");
-      assertTrue(sidecar.memory().forgetMemory(ForgetMemoryRequest.newBuilder().setScope(TEAM)
-          .setProfile("workspace").setId(forgotten.getId()).build()).getForgotten());
+      forgotten =
+          remember(
+              sidecar.memory(),
+              TEAM,
+              "workspace",
+              "Nadia demos the feature flag " + "cleanup every Friday afternoon");
+      kept =
+          remember(
+              sidecar.memory(),
+              TEAM,
+              "workspace",
+              "Jonas monitors the Postgres replica " + "during the on-call week");
+      assertTrue(
+          sidecar
+              .memory()
+              .forgetMemory(
+                  ForgetMemoryRequest.newBuilder()
+                      .setScope(TEAM)
+                      .setProfile("workspace")
+                      .setId(forgotten.getId())
+                      .build())
+              .getForgotten());
       sidecar.kill9();
     }
 
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
-      assertEquals(MemoryStatus.MEMORY_STATUS_FORGOTTEN,
+      assertEquals(
+          MemoryStatus.MEMORY_STATUS_FORGOTTEN,
           get(sidecar, TEAM, "workspace", forgotten.getId()).getStatus());
-      assertFalse(ids(search(sidecar.memory(), TEAM, "feature flag cleanup demos"))
-          .contains(forgotten.getId()));
-      assertEquals(List.of(kept.getId()),
-          ids(listAll(sidecar.memory(), TEAM, "workspace", 0, false)));
+      assertFalse(
+          ids(search(sidecar.memory(), TEAM, "feature flag cleanup demos"))
+              .contains(forgotten.getId()));
+      assertEquals(
+          List.of(kept.getId()), ids(listAll(sidecar.memory(), TEAM, "workspace", 0, false)));
     }
   }
 
@@ -113,14 +144,25 @@ class TestDurability {
   void forgetSurvivesGracefulRestart() {
     Memory forgotten;
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
-      forgotten = remember(sidecar.memory(), TEAM, "workspace", "Omar profiles the search "
-          + "ranking model before every release");
-      sidecar.memory().forgetMemory(ForgetMemoryRequest.newBuilder().setScope(TEAM)
-          .setProfile("workspace").setId(forgotten.getId()).build());
+      forgotten =
+          remember(
+              sidecar.memory(),
+              TEAM,
+              "workspace",
+              "Omar profiles the search " + "ranking model before every release");
+      sidecar
+          .memory()
+          .forgetMemory(
+              ForgetMemoryRequest.newBuilder()
+                  .setScope(TEAM)
+                  .setProfile("workspace")
+                  .setId(forgotten.getId())
+                  .build());
       assertEquals(0, sidecar.terminate(), sidecar::stderrTail);
     }
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
-      assertEquals(MemoryStatus.MEMORY_STATUS_FORGOTTEN,
+      assertEquals(
+          MemoryStatus.MEMORY_STATUS_FORGOTTEN,
           get(sidecar, TEAM, "workspace", forgotten.getId()).getStatus());
       assertTrue(listAll(sidecar.memory(), TEAM, "workspace", 0, false).isEmpty());
     }

@@ -30,9 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The LangMem flags, the per-request {@code memoryWrite} metadata (read-only: no Remember, Forget,
- * file write or edit) and a profile's enabled bit.
- * Memories are written once with everything on; each test then starts a sidecar on a copy of that
- * data with its own configuration.
+ * file write or edit) and a profile's enabled bit. Memories are written once with everything on;
+ * each test then starts a sidecar on a copy of that data with its own configuration.
  */
 class TestFlags {
   private static final String TEAM = "team";
@@ -55,11 +54,18 @@ class TestFlags {
     writeProfiles(ws, true);
     try (SidecarProcess sidecar = SidecarProcess.start(ws, "--data", seedData.toString())) {
       teamMemory =
-          remember(sidecar.memory(), SCOPE, TEAM, "The nightly backups of the billing database "
-              + "finish at 3am");
+          remember(
+              sidecar.memory(),
+              SCOPE,
+              TEAM,
+              "The nightly backups of the billing database " + "finish at 3am");
       archiveMemory =
-          remember(sidecar.memory(), SCOPE, ARCHIVE, "Archived: the nightly backups of the "
-              + "billing database used to run on the old Postgres replica");
+          remember(
+              sidecar.memory(),
+              SCOPE,
+              ARCHIVE,
+              "Archived: the nightly backups of the "
+                  + "billing database used to run on the old Postgres replica");
       assertEquals(0, sidecar.terminate(), sidecar::stderrTail);
     }
   }
@@ -69,15 +75,29 @@ class TestFlags {
     try (SidecarProcess sidecar = startWith(true, true, true, false, true)) {
       assertStatus(
           Status.Code.PERMISSION_DENIED,
-          () -> sidecar.memory().remember(RememberRequest.newBuilder().setScope(SCOPE)
-              .setProfile(TEAM).setContent("Jonas drafts the release notes on Fridays").build()));
+          () ->
+              sidecar
+                  .memory()
+                  .remember(
+                      RememberRequest.newBuilder()
+                          .setScope(SCOPE)
+                          .setProfile(TEAM)
+                          .setContent("Jonas drafts the release notes on Fridays")
+                          .build()));
       assertStatus(
           Status.Code.PERMISSION_DENIED,
-          () -> sidecar.memory().forgetMemory(ForgetMemoryRequest.newBuilder().setScope(SCOPE)
-              .setProfile(TEAM).setId(teamMemory.getId()).build()));
+          () ->
+              sidecar
+                  .memory()
+                  .forgetMemory(
+                      ForgetMemoryRequest.newBuilder()
+                          .setScope(SCOPE)
+                          .setProfile(TEAM)
+                          .setId(teamMemory.getId())
+                          .build()));
 
-      assertEquals(MemoryStatus.MEMORY_STATUS_ACTIVE, get(sidecar, TEAM, teamMemory.getId())
-          .getStatus());
+      assertEquals(
+          MemoryStatus.MEMORY_STATUS_ACTIVE, get(sidecar, TEAM, teamMemory.getId()).getStatus());
       assertEquals(1, listAll(sidecar.memory(), SCOPE, TEAM, 0, true).size());
     }
   }
@@ -87,17 +107,29 @@ class TestFlags {
     try (SidecarProcess sidecar = startWith(true, true, false, true, true)) {
       assertEquals(
           0,
-          sidecar.memory().search(SearchRequest.newBuilder().setScope(SCOPE).setQuery(QUERY)
-              .build()).getHitsCount());
+          sidecar
+              .memory()
+              .search(SearchRequest.newBuilder().setScope(SCOPE).setQuery(QUERY).build())
+              .getHitsCount());
       assertEquals(
           0,
-          sidecar.memory().search(SearchRequest.newBuilder().setScope(SCOPE).setQuery(QUERY)
-              .addProfiles(TEAM).build()).getHitsCount());
+          sidecar
+              .memory()
+              .search(
+                  SearchRequest.newBuilder()
+                      .setScope(SCOPE)
+                      .setQuery(QUERY)
+                      .addProfiles(TEAM)
+                      .build())
+              .getHitsCount());
       assertStatus(Status.Code.PERMISSION_DENIED, () -> get(sidecar, TEAM, teamMemory.getId()));
       assertStatus(
           Status.Code.PERMISSION_DENIED,
-          () -> sidecar.memory().listMemories(ListMemoriesRequest.newBuilder().setScope(SCOPE)
-              .setProfile(TEAM).build()));
+          () ->
+              sidecar
+                  .memory()
+                  .listMemories(
+                      ListMemoriesRequest.newBuilder().setScope(SCOPE).setProfile(TEAM).build()));
     }
   }
 
@@ -107,13 +139,19 @@ class TestFlags {
       String content = "Kiran benchmarks the search ranking model twice a month";
       assertStatus(
           Status.Code.PERMISSION_DENIED,
-          () -> sidecar.memory().remember(RememberRequest.newBuilder().setScope(SCOPE)
-              .setProfile(TEAM).setContent(content).putMetadata("memoryWrite", "false")
-              .build()));
+          () ->
+              sidecar
+                  .memory()
+                  .remember(
+                      RememberRequest.newBuilder()
+                          .setScope(SCOPE)
+                          .setProfile(TEAM)
+                          .setContent(content)
+                          .putMetadata("memoryWrite", "false")
+                          .build()));
 
       assertEquals(
-          List.of(teamMemory.getId()),
-          ids(listAll(sidecar.memory(), SCOPE, TEAM, 0, true)));
+          List.of(teamMemory.getId()), ids(listAll(sidecar.memory(), SCOPE, TEAM, 0, true)));
       for (Memory hit : search(sidecar.memory(), SCOPE, "search ranking model benchmarks")) {
         assertFalse(hit.getContent().equals(content), () -> "stored despite memoryWrite=false");
       }
@@ -125,30 +163,62 @@ class TestFlags {
     try (SidecarProcess sidecar = startWith(true, true, true, true, true)) {
       String path = "/memories/" + TEAM + ".md";
       var written =
-          sidecar.files().writeMemoryFile(WriteMemoryFileRequest.newBuilder().setScope(SCOPE)
-              .setPath(path).setContent("# team\nbackups at 3am\n").build()).getFile();
+          sidecar
+              .files()
+              .writeMemoryFile(
+                  WriteMemoryFileRequest.newBuilder()
+                      .setScope(SCOPE)
+                      .setPath(path)
+                      .setContent("# team\nbackups at 3am\n")
+                      .build())
+              .getFile();
 
       assertStatus(
           Status.Code.PERMISSION_DENIED,
-          () -> sidecar.memory().forgetMemory(ForgetMemoryRequest.newBuilder().setScope(SCOPE)
-              .setProfile(TEAM).setId(teamMemory.getId()).putMetadata("memoryWrite", "false")
-              .build()));
+          () ->
+              sidecar
+                  .memory()
+                  .forgetMemory(
+                      ForgetMemoryRequest.newBuilder()
+                          .setScope(SCOPE)
+                          .setProfile(TEAM)
+                          .setId(teamMemory.getId())
+                          .putMetadata("memoryWrite", "false")
+                          .build()));
       assertStatus(
           Status.Code.PERMISSION_DENIED,
-          () -> sidecar.files().writeMemoryFile(WriteMemoryFileRequest.newBuilder()
-              .setScope(SCOPE).setPath(path).setContent("# replaced\n")
-              .putMetadata("memoryWrite", "false").build()));
+          () ->
+              sidecar
+                  .files()
+                  .writeMemoryFile(
+                      WriteMemoryFileRequest.newBuilder()
+                          .setScope(SCOPE)
+                          .setPath(path)
+                          .setContent("# replaced\n")
+                          .putMetadata("memoryWrite", "false")
+                          .build()));
       assertStatus(
           Status.Code.PERMISSION_DENIED,
-          () -> sidecar.files().editMemoryFile(EditMemoryFileRequest.newBuilder()
-              .setScope(SCOPE).setPath(path).setOldText("3am").setNewText("4am")
-              .putMetadata("memoryWrite", "FALSE").build()));
+          () ->
+              sidecar
+                  .files()
+                  .editMemoryFile(
+                      EditMemoryFileRequest.newBuilder()
+                          .setScope(SCOPE)
+                          .setPath(path)
+                          .setOldText("3am")
+                          .setNewText("4am")
+                          .putMetadata("memoryWrite", "FALSE")
+                          .build()));
 
-      assertEquals(MemoryStatus.MEMORY_STATUS_ACTIVE, get(sidecar, TEAM, teamMemory.getId())
-          .getStatus());
+      assertEquals(
+          MemoryStatus.MEMORY_STATUS_ACTIVE, get(sidecar, TEAM, teamMemory.getId()).getStatus());
       var now =
-          sidecar.files().readMemoryFile(ReadMemoryFileRequest.newBuilder().setScope(SCOPE)
-              .setPath(path).build()).getFile();
+          sidecar
+              .files()
+              .readMemoryFile(
+                  ReadMemoryFileRequest.newBuilder().setScope(SCOPE).setPath(path).build())
+              .getFile();
       assertEquals(written.getContent(), now.getContent());
       assertEquals(written.getEtag(), now.getEtag());
       // Reads are not writes: a read-only request may still search.
@@ -161,14 +231,21 @@ class TestFlags {
     try (SidecarProcess sidecar = startWith(true, true, true, true, false)) {
       assertStatus(
           Status.Code.PERMISSION_DENIED,
-          () -> sidecar.memory().remember(RememberRequest.newBuilder().setScope(SCOPE)
-              .setProfile(ARCHIVE).setContent("Tariq archives legacy cron jobs").build()));
+          () ->
+              sidecar
+                  .memory()
+                  .remember(
+                      RememberRequest.newBuilder()
+                          .setScope(SCOPE)
+                          .setProfile(ARCHIVE)
+                          .setContent("Tariq archives legacy cron jobs")
+                          .build()));
 
       var found = ids(search(sidecar.memory(), SCOPE, QUERY));
-      assertTrue(found.contains(teamMemory.getId()), () -> "enabled profile not searched: "
-          + found);
-      assertFalse(found.contains(archiveMemory.getId()), () -> "disabled profile searched: "
-          + found);
+      assertTrue(
+          found.contains(teamMemory.getId()), () -> "enabled profile not searched: " + found);
+      assertFalse(
+          found.contains(archiveMemory.getId()), () -> "disabled profile searched: " + found);
     }
   }
 

@@ -21,22 +21,26 @@ class TestIdempotency extends DefaultSidecarTest {
   @Test
   void sameRequestIdReturnsTheSameMemoryAndStoresItOnce() {
     Scope scope = workspace(uniqueId("ws"));
-    RememberRequest request = request(scope, "workspace", "req-1",
-        "Emeka refactors the Terraform modules before every release");
+    RememberRequest request =
+        request(
+            scope,
+            "workspace",
+            "req-1",
+            "Emeka refactors the Terraform modules before every release");
     Memory first = remember(request);
     Memory again = remember(request);
 
     assertEquals(first.getId(), again.getId());
     assertEquals(first.getContent(), again.getContent());
-    assertEquals(List.of(first.getId()), ids(listAll(sidecar.memory(), scope, "workspace", 0,
-        true)));
+    assertEquals(
+        List.of(first.getId()), ids(listAll(sidecar.memory(), scope, "workspace", 0, true)));
   }
 
   @Test
   void sameRequestIdInTheUserProfileStoresOnce() {
     Scope alice = user(uniqueId("ws"), "alice");
-    RememberRequest request = request(alice, "user", "req-user-1",
-        "Alice prefers window seats on long flights");
+    RememberRequest request =
+        request(alice, "user", "req-user-1", "Alice prefers window seats on long flights");
     Memory first = remember(request);
     Memory again = remember(request);
 
@@ -47,11 +51,14 @@ class TestIdempotency extends DefaultSidecarTest {
   @Test
   void retryAfterOtherWritesReturnsTheOriginalMemory() {
     Scope scope = workspace(uniqueId("ws"));
-    RememberRequest first = request(scope, "workspace", "req-a",
-        "Rosa approves vendor contracts ahead of board meetings");
+    RememberRequest first =
+        request(
+            scope, "workspace", "req-a", "Rosa approves vendor contracts ahead of board meetings");
     Memory original = remember(first);
-    Memory other = remember(request(scope, "workspace", "req-b",
-        "The mobile login screen needs a dark mode toggle"));
+    Memory other =
+        remember(
+            request(
+                scope, "workspace", "req-b", "The mobile login screen needs a dark mode toggle"));
     Memory retried = remember(first);
 
     assertEquals(original.getId(), retried.getId());
@@ -64,10 +71,20 @@ class TestIdempotency extends DefaultSidecarTest {
   @Test
   void distinctRequestIdsStoreDistinctMemories() {
     Scope scope = workspace(uniqueId("ws"));
-    Memory one = remember(request(scope, "workspace", "req-x",
-        "Quentin schedules sprint retrospectives every other Thursday"));
-    Memory two = remember(request(scope, "workspace", "req-y",
-        "The Postgres replica lags behind during nightly backups"));
+    Memory one =
+        remember(
+            request(
+                scope,
+                "workspace",
+                "req-x",
+                "Quentin schedules sprint retrospectives every other Thursday"));
+    Memory two =
+        remember(
+            request(
+                scope,
+                "workspace",
+                "req-y",
+                "The Postgres replica lags behind during nightly backups"));
 
     assertNotEquals(one.getId(), two.getId());
     assertEquals(2, listAll(sidecar.memory(), scope, "workspace", 0, true).size());
@@ -76,15 +93,25 @@ class TestIdempotency extends DefaultSidecarTest {
   @Test
   void sameRequestIdFromAnotherUserNeverReturnsTheirMemory() {
     String ws = uniqueId("ws");
-    Memory alices = remember(request(user(ws, "alice"), "user", "req-shared",
-        "Alice keeps her travel receipts in the blue folder"));
-    Memory bobs = remember(request(user(ws, "bob"), "user", "req-shared",
-        "Bob books trains instead of flights for trips under four hours"));
+    Memory alices =
+        remember(
+            request(
+                user(ws, "alice"),
+                "user",
+                "req-shared",
+                "Alice keeps her travel receipts in the blue folder"));
+    Memory bobs =
+        remember(
+            request(
+                user(ws, "bob"),
+                "user",
+                "req-shared",
+                "Bob books trains instead of flights for trips under four hours"));
 
     assertNotEquals(alices.getId(), bobs.getId());
     assertEquals(ws + ":user:bob:user", bobs.getNamespace());
-    assertEquals("Bob books trains instead of flights for trips under four hours",
-        bobs.getContent());
+    assertEquals(
+        "Bob books trains instead of flights for trips under four hours", bobs.getContent());
   }
 
   private static RememberRequest request(

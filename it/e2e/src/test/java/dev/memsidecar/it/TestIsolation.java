@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * No scope ever sees another scope's memories: users, workspaces, agents and sessions, through
- * Search, GetMemory, ListMemories and ForgetMemory. One sidecar with the default profiles, one
- * with agent and session profiles from {@code config/memory/*.yaml}.
+ * Search, GetMemory, ListMemories and ForgetMemory. One sidecar with the default profiles, one with
+ * agent and session profiles from {@code config/memory/*.yaml}.
  */
 class TestIsolation {
   private static final String AGENT_PROFILE = "agentnotes";
@@ -68,13 +68,14 @@ class TestIsolation {
     Scope bob = user(ws, "bob");
     String secret = "Alice keeps her locker code next to the oat milk cappuccinos";
     Memory mine = remember(defaults.memory(), alice, "user", secret);
-    Memory bobs = remember(defaults.memory(), bob, "user", "Bob prefers green tea in the "
-        + "afternoon");
+    Memory bobs =
+        remember(defaults.memory(), bob, "user", "Bob prefers green tea in the " + "afternoon");
 
     assertNeverSees(defaults.memory(), bob, "user", mine, secret);
     assertEquals(List.of(bobs.getId()), ids(listAll(defaults.memory(), bob, "user", 0, true)));
-    assertTrue(ids(search(defaults.memory(), alice, "locker code oat milk cappuccinos"))
-        .contains(mine.getId()));
+    assertTrue(
+        ids(search(defaults.memory(), alice, "locker code oat milk cappuccinos"))
+            .contains(mine.getId()));
   }
 
   @Test
@@ -107,8 +108,7 @@ class TestIsolation {
     Memory own = remember(defaults.memory(), alice, "user", text);
 
     assertStatus(
-        Status.Code.NOT_FOUND,
-        () -> get(defaults.memory(), alice, "workspace", own.getId()));
+        Status.Code.NOT_FOUND, () -> get(defaults.memory(), alice, "workspace", own.getId()));
     assertTrue(listAll(defaults.memory(), workspace(ws), "workspace", 0, true).isEmpty());
     assertFalse(ids(search(defaults.memory(), workspace(ws), text)).contains(own.getId()));
   }
@@ -148,8 +148,12 @@ class TestIsolation {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         "agent_id",
-        () -> remember(scoped.memory(), workspace(uniqueId("ws")), AGENT_PROFILE, "Some note "
-            + "about nightly backups"));
+        () ->
+            remember(
+                scoped.memory(),
+                workspace(uniqueId("ws")),
+                AGENT_PROFILE,
+                "Some note " + "about nightly backups"));
   }
 
   @Test
@@ -157,8 +161,12 @@ class TestIsolation {
     assertStatus(
         Status.Code.INVALID_ARGUMENT,
         "session_id",
-        () -> remember(scoped.memory(), workspace(uniqueId("ws")), SESSION_PROFILE, "Some note "
-            + "about nightly backups"));
+        () ->
+            remember(
+                scoped.memory(),
+                workspace(uniqueId("ws")),
+                SESSION_PROFILE,
+                "Some note " + "about nightly backups"));
   }
 
   /**
@@ -187,8 +195,10 @@ class TestIsolation {
                     .setProfile(profile)
                     .setId(memory.getId())
                     .build()));
-    assertEquals(MemoryStatus.MEMORY_STATUS_ACTIVE, get(stub, ownerOf(memory), memory.getProfile(),
-        memory.getId()).getStatus(), "a foreign ForgetMemory changed the memory");
+    assertEquals(
+        MemoryStatus.MEMORY_STATUS_ACTIVE,
+        get(stub, ownerOf(memory), memory.getProfile(), memory.getId()).getStatus(),
+        "a foreign ForgetMemory changed the memory");
   }
 
   /** The scope a memory was written with, read back from its namespace. */
@@ -204,8 +214,8 @@ class TestIsolation {
     return scope.build();
   }
 
-  private static Memory get(MemoryServiceBlockingStub stub, Scope scope, String profile,
-      String id) {
+  private static Memory get(
+      MemoryServiceBlockingStub stub, Scope scope, String profile, String id) {
     return stub.getMemory(
             GetMemoryRequest.newBuilder().setScope(scope).setProfile(profile).setId(id).build())
         .getMemory();

@@ -27,8 +27,9 @@ class TestLifecycle {
   @Test
   void printsOneListeningLineWithTheChosenPort() {
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
-      assertTrue(sidecar.port() > 0, () -> "port 0 must be replaced by a real port: "
-          + sidecar.listeningLine());
+      assertTrue(
+          sidecar.port() > 0,
+          () -> "port 0 must be replaced by a real port: " + sidecar.listeningLine());
       assertServing(sidecar);
       assertEquals(0, sidecar.terminate(), sidecar::stderrTail);
       List<String> listening =
@@ -76,13 +77,7 @@ class TestLifecycle {
         """);
     SidecarProcess.Completed run =
         SidecarProcess.run(
-            Map.of(),
-            RUN_LIMIT,
-            "serve",
-            "--workspace",
-            workspaceDir.toString(),
-            "--port",
-            "0");
+            Map.of(), RUN_LIMIT, "serve", "--workspace", workspaceDir.toString(), "--port", "0");
     assertNotEquals(0, run.exitCode(), run::toString);
     assertTrue(
         run.stderr().contains("memory.LangMem.reed"), () -> "stderr should name the key:\n" + run);
@@ -95,7 +90,8 @@ class TestLifecycle {
       remember(sidecar.memory(), workspace("ws-default-data"), "", "Dana archives nightly backups");
       assertEquals(0, sidecar.terminate(), sidecar::stderrTail);
     }
-    assertTrue(Fixtures.holdsFiles(workspaceDir.resolve(".memsidecar")),
+    assertTrue(
+        Fixtures.holdsFiles(workspaceDir.resolve(".memsidecar")),
         "data should be under <workspace>/.memsidecar");
   }
 
@@ -107,7 +103,8 @@ class TestLifecycle {
       assertEquals(0, sidecar.terminate(), sidecar::stderrTail);
     }
     assertTrue(Fixtures.holdsFiles(data), () -> "no data files under " + data);
-    assertFalse(Files.exists(workspaceDir.resolve(".memsidecar")),
+    assertFalse(
+        Files.exists(workspaceDir.resolve(".memsidecar")),
         "with --data nothing should be written to <workspace>/.memsidecar");
   }
 
@@ -120,7 +117,8 @@ class TestLifecycle {
       assertEquals(0, sidecar.terminate(), sidecar::stderrTail);
     }
     assertTrue(Fixtures.holdsFiles(data), () -> "no data files under " + data);
-    assertFalse(Files.exists(workspaceDir.resolve(".memsidecar")),
+    assertFalse(
+        Files.exists(workspaceDir.resolve(".memsidecar")),
         "with MEMSIDECAR_DATA nothing should be written to <workspace>/.memsidecar");
   }
 
@@ -128,8 +126,9 @@ class TestLifecycle {
   void gracefulRestartKeepsMemories() {
     String id;
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
-      id = remember(sidecar.memory(), workspace("ws-restart"), "", "Sven patches TLS certificates")
-          .getId();
+      id =
+          remember(sidecar.memory(), workspace("ws-restart"), "", "Sven patches TLS certificates")
+              .getId();
       assertEquals(0, sidecar.terminate(), sidecar::stderrTail);
     }
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {

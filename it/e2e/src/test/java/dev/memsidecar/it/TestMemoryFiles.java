@@ -78,7 +78,8 @@ class TestMemoryFiles {
   void listNamesEveryEnabledProfileTheScopeReachesEvenBeforeAWrite() {
     Scope alice = user(uniqueId("ws"), "alice");
     List<MemoryFile> listed =
-        files().listMemoryFiles(ListMemoryFilesRequest.newBuilder().setScope(alice).build())
+        files()
+            .listMemoryFiles(ListMemoryFilesRequest.newBuilder().setScope(alice).build())
             .getFilesList();
     assertEquals(
         List.of("/memories/workspace.md", "/memories/user.md", "/memories/notes.md"),
@@ -184,8 +185,7 @@ class TestMemoryFiles {
         ""
       })
   void oddPathsAreInvalidArgument(String path) {
-    assertStatus(
-        Status.Code.INVALID_ARGUMENT, "path", () -> read(workspace(uniqueId("ws")), path));
+    assertStatus(Status.Code.INVALID_ARGUMENT, "path", () -> read(workspace(uniqueId("ws")), path));
   }
 
   @Test

@@ -32,6 +32,7 @@ class TestPaging {
   @TempDir static Path workspaceDir;
 
   private static SidecarProcess sidecar;
+
   /** Ids in the order they were remembered: oldest first. */
   private static final List<String> REMEMBERED = new ArrayList<>();
 

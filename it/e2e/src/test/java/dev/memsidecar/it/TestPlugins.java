@@ -109,8 +109,7 @@ class TestPlugins {
             .orElseThrow(() -> new IllegalStateException("memsidecar-api not on the classpath"));
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     int rc =
-        javac.run(
-            null, null, null, "-classpath", apiJar, "-d", classes.toString(), src.toString());
+        javac.run(null, null, null, "-classpath", apiJar, "-d", classes.toString(), src.toString());
     assertEquals(0, rc, "plugin source does not compile");
     Files.createDirectories(jar.getParent());
     try (OutputStream out = Files.newOutputStream(jar);

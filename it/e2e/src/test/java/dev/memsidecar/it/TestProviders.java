@@ -53,10 +53,10 @@ class TestProviders {
       remember(sidecar.memory(), scope, profile, "Distractor note number " + i + " about lunch");
     }
     assertEquals(provider, english.getProvider());
-    assertEquals(english.getId(), search(sidecar.memory(), scope, "staging database", profile)
-        .get(0).getId());
-    assertEquals(chinese.getId(), search(sidecar.memory(), scope, "简洁的回答", profile)
-        .get(0).getId());
+    assertEquals(
+        english.getId(),
+        search(sidecar.memory(), scope, "staging database", profile).get(0).getId());
+    assertEquals(chinese.getId(), search(sidecar.memory(), scope, "简洁的回答", profile).get(0).getId());
     assertTrue(
         sidecar
             .memory()

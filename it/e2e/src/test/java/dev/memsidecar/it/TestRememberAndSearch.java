@@ -101,10 +101,12 @@ class TestRememberAndSearch extends DefaultSidecarTest {
   @Test
   void searchRanksTheMemoryHoldingTheQueryWordsFirst() {
     Scope scope = workspace(uniqueId("ws"));
-    Memory coffee = remember(memory(), scope, "", "Alice prefers dark roast coffee before the "
-        + "9am standup");
-    Memory billing = remember(memory(), scope, "", "Bruno deploys the billing service every "
-        + "Friday afternoon");
+    Memory coffee =
+        remember(
+            memory(), scope, "", "Alice prefers dark roast coffee before the " + "9am standup");
+    Memory billing =
+        remember(
+            memory(), scope, "", "Bruno deploys the billing service every " + "Friday afternoon");
     remember(memory(), scope, "", "The staging cluster runs on three nodes in Frankfurt");
     remember(memory(), scope, "", "Lena documents the onboarding checklist for new hires");
     remember(memory(), scope, "", "Mateo monitors error budget reports during the on-call week");
@@ -187,25 +189,39 @@ class TestRememberAndSearch extends DefaultSidecarTest {
 
     assertEquals(
         Set.of(urgent.getId()),
-        hitIds(SearchRequest.newBuilder().setScope(scope).setQuery("payment webhook")
-            .addTags("billing").addTags("urgent").build()));
+        hitIds(
+            SearchRequest.newBuilder()
+                .setScope(scope)
+                .setQuery("payment webhook")
+                .addTags("billing")
+                .addTags("urgent")
+                .build()));
     assertEquals(
         Set.of(urgent.getId(), routine.getId()),
-        hitIds(SearchRequest.newBuilder().setScope(scope).setQuery("payment webhook")
-            .addTags("billing").build()));
+        hitIds(
+            SearchRequest.newBuilder()
+                .setScope(scope)
+                .setQuery("payment webhook")
+                .addTags("billing")
+                .build()));
   }
 
   @Test
   void searchWithoutProfilesCoversEveryReadableProfile() {
     String ws = uniqueId("ws");
     Scope alice = user(ws, "alice");
-    Memory shared = remember(memory(), alice, "workspace", "The team standup moves to the "
-        + "Lisbon office on Thursdays");
-    Memory own = remember(memory(), alice, "user", "Alice walks to the Lisbon office on "
-        + "Thursdays");
+    Memory shared =
+        remember(
+            memory(),
+            alice,
+            "workspace",
+            "The team standup moves to the " + "Lisbon office on Thursdays");
+    Memory own =
+        remember(memory(), alice, "user", "Alice walks to the Lisbon office on " + "Thursdays");
 
-    Set<String> all = ids(search(memory(), alice, "Lisbon office Thursdays")).stream()
-        .collect(Collectors.toSet());
+    Set<String> all =
+        ids(search(memory(), alice, "Lisbon office Thursdays")).stream()
+            .collect(Collectors.toSet());
     assertEquals(Set.of(shared.getId(), own.getId()), all);
     assertEquals(
         List.of(own.getId()), ids(search(memory(), alice, "Lisbon office Thursdays", "user")));
@@ -244,11 +260,10 @@ class TestRememberAndSearch extends DefaultSidecarTest {
   @Test
   void forgetHidesTheMemoryFromSearchAndList() {
     Scope scope = workspace(uniqueId("ws"));
-    Memory doomed = remember(memory(), scope, "", "Goran rotates the Kafka consumer credentials "
-        + "monthly");
+    Memory doomed =
+        remember(memory(), scope, "", "Goran rotates the Kafka consumer credentials " + "monthly");
     Memory kept = remember(memory(), scope, "", "Ines benchmarks the GraphQL gateway on Mondays");
-    assertTrue(ids(search(memory(), scope, "Kafka consumer credentials")).contains(
-        doomed.getId()));
+    assertTrue(ids(search(memory(), scope, "Kafka consumer credentials")).contains(doomed.getId()));
 
     assertTrue(
         memory()
@@ -260,16 +275,17 @@ class TestRememberAndSearch extends DefaultSidecarTest {
                     .build())
             .getForgotten());
 
-    assertEquals(MemoryStatus.MEMORY_STATUS_FORGOTTEN, get(scope, "workspace", doomed.getId())
-        .getStatus());
-    assertFalse(ids(search(memory(), scope, "Kafka consumer credentials")).contains(
-        doomed.getId()));
+    assertEquals(
+        MemoryStatus.MEMORY_STATUS_FORGOTTEN, get(scope, "workspace", doomed.getId()).getStatus());
+    assertFalse(
+        ids(search(memory(), scope, "Kafka consumer credentials")).contains(doomed.getId()));
     assertEquals(List.of(kept.getId()), ids(listAll(memory(), scope, "workspace", 0, false)));
     List<Memory> withInactive = listAll(memory(), scope, "workspace", 0, true);
-    assertEquals(Set.of(doomed.getId(), kept.getId()),
-        Set.copyOf(ids(withInactive)));
+    assertEquals(Set.of(doomed.getId(), kept.getId()), Set.copyOf(ids(withInactive)));
     Memory listedDoomed =
-        withInactive.stream().filter(m -> m.getId().equals(doomed.getId())).findFirst()
+        withInactive.stream()
+            .filter(m -> m.getId().equals(doomed.getId()))
+            .findFirst()
             .orElseThrow();
     assertEquals(MemoryStatus.MEMORY_STATUS_FORGOTTEN, listedDoomed.getStatus());
   }

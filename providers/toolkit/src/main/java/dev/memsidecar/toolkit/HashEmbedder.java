@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * A deterministic, offline embedder: signed feature hashing of a text's keywords (weight 1) and of
- * their character trigrams (weight 0.5, so "prefers" is near "preference"), L2-normalised. It
- * knows no synonyms: it finds shared words and word pieces, not meaning. It is the default until a
+ * their character trigrams (weight 0.5, so "prefers" is near "preference"), L2-normalised. It knows
+ * no synonyms: it finds shared words and word pieces, not meaning. It is the default until a
  * semantic model is configured, and what tests use. Thread-safe.
  */
 public final class HashEmbedder implements Embedder {
@@ -60,7 +60,9 @@ public final class HashEmbedder implements Embedder {
     v[index] += (h >>> 63) == 0 ? weight : -weight;
   }
 
-  /** FNV-1a over UTF-8: stable across JVMs and releases, unlike {@link String#hashCode()} mixing. */
+  /**
+   * FNV-1a over UTF-8: stable across JVMs and releases, unlike {@link String#hashCode()} mixing.
+   */
   private static long fnv1a64(String s) {
     long h = 0xcbf29ce484222325L;
     for (byte b : s.getBytes(StandardCharsets.UTF_8)) {

@@ -19,9 +19,9 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * An in-memory hybrid (keyword + vector) search index over a set of records, such as one
- * namespace: each record with its unit embedding and its keywords. The one ranker of the record
- * providers that score in memory ({@code langmem-sqlite}, {@code deepagents-files}).
+ * An in-memory hybrid (keyword + vector) search index over a set of records, such as one namespace:
+ * each record with its unit embedding and its keywords. The one ranker of the record providers that
+ * score in memory ({@code langmem-sqlite}, {@code deepagents-files}).
  *
  * <h2>Ranking</h2>
  *

@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The words of a text, the same way for embedding and keyword matching: lower-cased (root
- * locale), split on anything but letters, digits and underscore; Han, Hiragana, Katakana and Hangul
+ * The words of a text, the same way for embedding and keyword matching: lower-cased (root locale),
+ * split on anything but letters, digits and underscore; Han, Hiragana, Katakana and Hangul
  * characters give one term each plus one per adjacent pair (bigrams), since those scripts do not
  * separate words with spaces. Thread-safe and stateless.
  */
@@ -17,8 +17,8 @@ public final class Terms {
           "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "for", "from",
           "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on",
           "or", "our", "so", "that", "the", "their", "them", "then", "there", "these", "they",
-          "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why",
-          "will", "with", "you", "your");
+          "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will",
+          "with", "you", "your");
 
   private Terms() {}
 
