@@ -66,8 +66,9 @@ final class StatusMapping implements ServerInterceptor {
 
   private static <Q, R> void fail(ServerCall<Q, R> call, Throwable e) {
     StatusException status = toStatus(e, call.getMethodDescriptor().getFullMethodName());
+    Metadata trailers = status.getTrailers() == null ? new Metadata() : status.getTrailers();
     try {
-      call.close(status.getStatus(), status.getTrailers());
+      call.close(status.getStatus(), trailers);
     } catch (IllegalStateException alreadyClosed) {
       LOG.log(
           System.Logger.Level.WARNING,
