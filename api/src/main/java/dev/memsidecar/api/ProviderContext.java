@@ -3,18 +3,14 @@ package dev.memsidecar.api;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * What a provider gets to open one profile's store. Settings reach it as plain strings (the
- * profile's {@code spec.settings}); the typed getters parse and bound them and fail with
- * INVALID_ARGUMENT naming {@code spec.settings.<key>}, so every provider reports bad settings the
- * same way. A getter never echoes the value of a key the provider declares {@link
- * MemoryProvider#sensitiveSettings() sensitive}: it does not know which keys those are, so it never
- * echoes a value it cannot parse at all.
+ * profile's {@code spec.settings}); the typed getters ({@link Settings}) parse and bound them and
+ * fail with INVALID_ARGUMENT naming {@code spec.settings.<key>}, so every provider reports bad
+ * settings the same way.
  *
  * @param profileId the memory profile, e.g. {@code workspace}
  * @param dataDirectory a directory of this profile's own, created by the engine; a store keeps its
@@ -32,89 +28,43 @@ public record ProviderContext(
     requireNonNull(embedder, "embedder is null");
   }
 
+  /** The settings with typed getters; failures name this profile. */
+  public Settings typedSettings() {
+    return new Settings("profile '" + profileId + "'", settings);
+  }
+
   /** Fails with INVALID_ARGUMENT naming the first setting not in {@code known}. */
   public void requireOnly(Set<String> known) {
-    for (String key : new TreeSet<>(settings.keySet())) {
-      if (!known.contains(key)) {
-        throw bad(key, "unknown setting '" + key + "'; known settings: " + new TreeSet<>(known));
-      }
-    }
+    typedSettings().requireOnly(known);
   }
 
-  /** The setting {@code key} as given, or {@code fallback} when absent. */
+  /** See {@link Settings#string}. */
   public String stringSetting(String key, String fallback) {
-    return settings.getOrDefault(key, fallback);
+    return typedSettings().string(key, fallback);
   }
 
-  /** The setting {@code key} as an int in {@code min..max}, or {@code fallback} when absent. */
+  /** See {@link Settings#integer}. */
   public int intSetting(String key, int fallback, int min, int max) {
-    return (int) longSetting(key, fallback, min, max);
+    return typedSettings().integer(key, fallback, min, max);
   }
 
-  /** The setting {@code key} as a long in {@code min..max}, or {@code fallback} when absent. */
+  /** See {@link Settings#longInteger}. */
   public long longSetting(String key, long fallback, long min, long max) {
-    String raw = settings.get(key);
-    if (raw == null) {
-      return fallback;
-    }
-    long value;
-    try {
-      value = Long.parseLong(raw.strip());
-    } catch (NumberFormatException e) {
-      throw bad(key, key + " must be a whole number " + min + ".." + max);
-    }
-    if (value < min || value > max) {
-      throw bad(key, key + " must be " + min + ".." + max + ": " + value);
-    }
-    return value;
+    return typedSettings().longInteger(key, fallback, min, max);
   }
 
-  /** The setting {@code key} as a finite double in {@code min..max}, or {@code fallback}. */
+  /** See {@link Settings#decimal}. */
   public double doubleSetting(String key, double fallback, double min, double max) {
-    String raw = settings.get(key);
-    if (raw == null) {
-      return fallback;
-    }
-    double value;
-    try {
-      value = Double.parseDouble(raw.strip());
-    } catch (NumberFormatException e) {
-      throw bad(key, key + " must be a number " + min + ".." + max);
-    }
-    if (!(value >= min && value <= max)) {
-      throw bad(key, key + " must be " + min + ".." + max + ": " + value);
-    }
-    return value;
+    return typedSettings().decimal(key, fallback, min, max);
   }
 
-  /** The setting {@code key}, which must be {@code true} or {@code false}, or {@code fallback}. */
+  /** See {@link Settings#bool}. */
   public boolean booleanSetting(String key, boolean fallback) {
-    String raw = settings.get(key);
-    if (raw == null) {
-      return fallback;
-    }
-    return switch (raw.strip().toLowerCase(Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw bad(key, key + " must be true or false");
-    };
+    return typedSettings().bool(key, fallback);
   }
 
-  /** The setting {@code key}, which must be one of {@code allowed} (lower case), or fallback. */
+  /** See {@link Settings#choice}. */
   public String choiceSetting(String key, String fallback, Set<String> allowed) {
-    String raw = settings.get(key);
-    if (raw == null) {
-      return fallback;
-    }
-    String value = raw.strip().toLowerCase(Locale.ROOT);
-    if (!allowed.contains(value)) {
-      throw bad(key, key + " must be one of " + new TreeSet<>(allowed));
-    }
-    return value;
-  }
-
-  private MemoryException bad(String key, String message) {
-    return MemoryException.invalidArgument(
-        "spec.settings." + key, "profile '" + profileId + "': " + message);
+    return typedSettings().choice(key, fallback, allowed);
   }
 }

@@ -1,5 +1,6 @@
 package dev.memsidecar.core;
 
+import dev.memsidecar.api.GateScores;
 import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.Validity;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.memsidecar.core;
 
+import dev.memsidecar.api.GateScores;
+
 /**
  * What became of one candidate memory.
  *

@@ -1,5 +1,6 @@
 package dev.memsidecar.core;
 
+import dev.memsidecar.api.GateScores;
 import dev.memsidecar.api.MemoryException;
 import java.util.Locale;
 

@@ -1,5 +1,6 @@
 package dev.memsidecar.core;
 
+import dev.memsidecar.api.GateScores;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

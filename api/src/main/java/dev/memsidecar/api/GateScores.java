@@ -1,4 +1,4 @@
-package dev.memsidecar.core;
+package dev.memsidecar.api;
 
 /**
  * The write gate's six dimensions, each 0..10 (PromptX memory trigger).

@@ -1,0 +1,25 @@
+package dev.memsidecar.core.run;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.core.WriteDecision;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What EndRun decided for one run; a retry of the same run gets this again.
+ *
+ * @param runId the run
+ * @param endTime when it was decided
+ * @param written whether anything could be written (false: LangMem.write off or a read-only
+ *     request; every decision is then REJECTED and says why)
+ * @param decisions one per candidate, in the order the extractor found them
+ */
+public record EndRunResult(
+    String runId, Instant endTime, boolean written, List<WriteDecision> decisions) {
+  public EndRunResult {
+    requireNonNull(runId, "runId is null");
+    requireNonNull(endTime, "endTime is null");
+    decisions = List.copyOf(decisions);
+  }
+}

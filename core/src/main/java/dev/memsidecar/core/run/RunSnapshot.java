@@ -1,0 +1,48 @@
+package dev.memsidecar.core.run;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.core.MemoryHit;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What BeginRun returned for one run, frozen: the same run (scope and run id) gets it again,
+ * byte for byte, until {@code expireTime}, even after a restart.
+ *
+ * @param runId the run
+ * @param snapshotId names this snapshot; a new one after expiry
+ * @param createTime when it was made
+ * @param expireTime when it stops being served
+ * @param sections the prompt sections, in order
+ * @param recalled the memories behind the recalled_memory section
+ * @param memoryFilePaths the memory files behind the memory_files section
+ */
+public record RunSnapshot(
+    String runId,
+    String snapshotId,
+    Instant createTime,
+    Instant expireTime,
+    List<Section> sections,
+    List<MemoryHit> recalled,
+    List<String> memoryFilePaths) {
+
+  /** One prompt section: markdown ready to paste into a system prompt. */
+  public record Section(String id, String title, String body) {
+    public Section {
+      requireNonNull(id, "id is null");
+      requireNonNull(title, "title is null");
+      requireNonNull(body, "body is null");
+    }
+  }
+
+  public RunSnapshot {
+    requireNonNull(runId, "runId is null");
+    requireNonNull(snapshotId, "snapshotId is null");
+    requireNonNull(createTime, "createTime is null");
+    requireNonNull(expireTime, "expireTime is null");
+    sections = List.copyOf(sections);
+    recalled = List.copyOf(recalled);
+    memoryFilePaths = List.copyOf(memoryFilePaths);
+  }
+}
