@@ -50,6 +50,7 @@ public final class MemoryEngine implements AutoCloseable {
   private final Clock clock;
   private final MemoryFiles files;
   private final Plugins plugins;
+  private final Recall recall;
   private final Object[] requestLocks = new Object[64];
 
   @Inject
@@ -70,6 +71,7 @@ public final class MemoryEngine implements AutoCloseable {
     this.clock = requireNonNull(clock, "clock is null");
     this.files = requireNonNull(files, "files is null");
     this.plugins = requireNonNull(plugins, "plugins is null");
+    this.recall = new Recall(access, embedder, clock);
     for (int i = 0; i < requestLocks.length; i++) {
       requestLocks[i] = new Object();
     }
@@ -153,34 +155,12 @@ public final class MemoryEngine implements AutoCloseable {
     Limits.checkBytes("query", in.query(), Limits.MAX_QUERY_BYTES);
     int topK = Limits.topK(in.topK());
     if (!(in.minScore() >= 0 && in.minScore() <= 1)) {
-      throw MemoryException.invalidArgument(
-          "min_score", "min_score must be 0..1: " + in.minScore());
+      throw MemoryException.invalidArgument("min_score", "min_score must be 0..1: " + in.minScore());
     }
     Limits.checkTags(in.tags());
     Limits.checkCount("profiles", in.profiles().size(), Limits.MAX_PROFILES);
-    List<AccessPolicy.Target> targets =
-        access.readable(in.scope(), in.profiles(), Access.RECALL, options);
-    if (targets.isEmpty()) {
-      return List.of();
-    }
-    SearchQuery query =
-        new SearchQuery(
-            in.query(),
-            embedder.embed(in.query()),
-            topK,
-            in.kinds(),
-            in.tags(),
-            in.minScore(),
-            clock.instant());
-    List<MemoryHit> hits = new ArrayList<>();
-    for (AccessPolicy.Target t : targets) {
-      options.checkNotCancelled();
-      for (ScoredRecord hit : t.store().search(t.namespace(), query)) {
-        hits.add(new MemoryHit(new StoredMemory(hit.record(), t.provider()), hit.score()));
-      }
-    }
-    hits.sort(MemoryHit.BEST_FIRST);
-    return List.copyOf(hits.subList(0, Math.min(topK, hits.size())));
+    return recall.search(
+        in.scope(), in.query(), in.profiles(), topK, in.kinds(), in.tags(), in.minScore(), options);
   }
 
   /** The record {@code id} of {@code profile} in the caller's scope, whatever its status. */

@@ -2,24 +2,73 @@ package dev.memsidecar.sidecar;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.EngineStatus;
 import dev.memsidecar.core.MemoryEngine;
+import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.events.RuntimeEvent;
+import dev.memsidecar.core.events.Watch;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.Flags;
 import dev.memsidecar.proto.v1.GetStatusRequest;
 import dev.memsidecar.proto.v1.GetStatusResponse;
 import dev.memsidecar.proto.v1.ProfileStatus;
 import dev.memsidecar.proto.v1.ProviderInfo;
+import dev.memsidecar.proto.v1.WatchEventsRequest;
+import dev.memsidecar.proto.v1.WatchEventsResponse;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** memsidecar.v1.AdminService: GetStatus. WatchEvents answers UNIMPLEMENTED until it is built. */
+/**
+ * memsidecar.v1.AdminService: GetStatus and WatchEvents.
+ *
+ * <p>WatchEvents streams what an {@link EventBus} {@link Watch} buffers, with gRPC flow control:
+ * events are sent while the call is ready; when it is not, the watch's bounded buffer holds the
+ * rest (dropping beyond its bound, which the watcher is told with {@code events.dropped}) until the
+ * call's on-ready handler resumes the sending. No thread waits for events: a send pass runs only
+ * when the watch wakes it (its buffer went from empty to not empty), when the call turns ready, or
+ * when the stream starts, and returns as soon as there is nothing to send or the call is not ready.
+ * The passes run one at a time per call, each on a fresh virtual thread, so a publisher never
+ * serializes messages and never waits for a watcher, and a stream never holds one of the call
+ * workers while idle; at most one pass per open stream exists, and open streams are bounded by
+ * {@link CallAdmission} (each counts as a call in flight until it ends). The stream ends when the
+ * client cancels it (or its deadline passes), which closes the watch, or when the bus is closed
+ * (the sidecar is stopping): then with UNAVAILABLE.
+ */
 final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
+  private static final System.Logger LOG = System.getLogger(AdminGrpcService.class.getName());
+
+  private static final ThreadFactory SENDERS =
+      Thread.ofVirtual().name("memsidecar-watch-", 1).factory();
+
+  /** Runs each send pass on a new virtual thread: passes never block, so no pool is needed. */
+  private static final Executor SEND = task -> SENDERS.newThread(task).start();
+
   private final MemoryEngine engine;
   private final String version;
+  private final EventBus events;
 
+  /**
+   * @param events the bus the engine publishes to; WatchEvents watches it
+   */
+  AdminGrpcService(MemoryEngine engine, String version, EventBus events) {
+    this.engine = requireNonNull(engine, "engine is null");
+    this.version = requireNonNull(version, "version is null");
+    this.events = requireNonNull(events, "events is null");
+  }
+
+  /**
+   * Transitional, until {@link SidecarServer} passes the engine's bus (then remove it): WatchEvents
+   * answers UNIMPLEMENTED.
+   */
   AdminGrpcService(MemoryEngine engine, String version) {
     this.engine = requireNonNull(engine, "engine is null");
     this.version = requireNonNull(version, "version is null");
+    this.events = null;
   }
 
   @Override
@@ -57,5 +106,109 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     }
     out.onNext(res.build());
     out.onCompleted();
+  }
+
+  @Override
+  public void watchEvents(WatchEventsRequest req, StreamObserver<WatchEventsResponse> observer) {
+    if (events == null) {
+      throw MemoryException.unsupported("WatchEvents is not available in this server");
+    }
+    EventStream stream = new EventStream((ServerCallStreamObserver<WatchEventsResponse>) observer);
+    // Throws INVALID_ARGUMENT for a bad scope or bad types, before the stream starts.
+    Watch watch =
+        events.watch(ProtoMapping.scope(req.getScope()), req.getTypesList(), stream::signal);
+    stream.start(watch);
+  }
+
+  static dev.memsidecar.proto.v1.RuntimeEvent toProto(RuntimeEvent event) {
+    return dev.memsidecar.proto.v1.RuntimeEvent.newBuilder()
+        .setType(event.type())
+        .setTime(ProtoMapping.timestamp(event.time()))
+        .setRunId(event.runId())
+        .setNamespace(event.namespace())
+        .putAllAttributes(event.attributes())
+        .build();
+  }
+
+  /**
+   * One WatchEvents call: sends the watch's events while the call is ready. {@link #signal} asks
+   * for a send pass; passes run one at a time (a signal during a pass makes it go round again), so
+   * the observer is only ever used by one thread at a time.
+   */
+  private static final class EventStream {
+    private final ServerCallStreamObserver<WatchEventsResponse> out;
+    private final AtomicInteger signals = new AtomicInteger();
+    private volatile Watch watch;
+    private volatile boolean ended;
+
+    EventStream(ServerCallStreamObserver<WatchEventsResponse> out) {
+      this.out = out;
+    }
+
+    /** Wires the call to {@code watch}; called once, while the call's method runs. */
+    void start(Watch watch) {
+      this.watch = watch;
+      out.setOnCancelHandler(
+          () -> {
+            ended = true;
+            watch.close();
+          });
+      out.setOnReadyHandler(this::signal);
+      signal();
+    }
+
+    /** Asks for a send pass; never blocks. May come before {@link #start} (then it is a no-op). */
+    void signal() {
+      if (signals.getAndIncrement() == 0) {
+        SEND.execute(this::sendPasses);
+      }
+    }
+
+    private void sendPasses() {
+      int seen = 1;
+      do {
+        try {
+          sendWhileReady();
+        } catch (RuntimeException | Error e) {
+          LOG.log(System.Logger.Level.ERROR, "sending watched events failed; ending the stream", e);
+          end(Status.INTERNAL.withDescription("internal error while sending events"));
+        }
+        seen = signals.addAndGet(-seen);
+      } while (seen != 0);
+    }
+
+    private void sendWhileReady() {
+      Watch w = watch;
+      if (w == null || ended) {
+        return;
+      }
+      if (w.isClosedByBus()) {
+        end(Status.UNAVAILABLE.withDescription("the sidecar is stopping; watch again later"));
+        return;
+      }
+      while (!ended && out.isReady()) {
+        RuntimeEvent event = w.poll();
+        if (event == null) {
+          return;
+        }
+        out.onNext(WatchEventsResponse.newBuilder().setEvent(toProto(event)).build());
+      }
+    }
+
+    private void end(Status status) {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      Watch w = watch;
+      if (w != null) {
+        w.close();
+      }
+      try {
+        out.onError(status.asRuntimeException());
+      } catch (RuntimeException alreadyEnded) {
+        // Cancelled meanwhile: nobody is listening any more.
+      }
+    }
   }
 }

@@ -3,7 +3,7 @@ package dev.memsidecar.sidecar;
 import com.google.protobuf.Timestamp;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
-import dev.memsidecar.core.GateScores;
+import dev.memsidecar.api.GateScores;
 import dev.memsidecar.core.MemoryHit;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;

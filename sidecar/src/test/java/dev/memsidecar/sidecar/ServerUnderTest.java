@@ -4,6 +4,7 @@ import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.Maintenance;
+import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.ScopeKind;
 import io.grpc.ForwardingServerCall;
@@ -84,7 +85,8 @@ final class ServerUnderTest implements AutoCloseable {
             EngineConfig.DEFAULT_EMBEDDER,
             Maintenance.DEFAULT,
             null,
-            null);
+            null,
+            RunConfig.DEFAULT);
     MemoryEngine engine = MemoryEngine.create(config, getClass().getClassLoader());
     server =
         new SidecarServer(

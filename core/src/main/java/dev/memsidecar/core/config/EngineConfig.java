@@ -17,6 +17,7 @@ import java.util.List;
  * @param pluginsDir the plugins folder (provider jars), or {@code null} for none; it need not exist
  * @param filesProvider the provider that keeps the memory files of profiles whose own provider
  *     keeps none ({@code memory.deepagentsMem.provider}), or {@code null} for none
+ * @param runs how BeginRun and EndRun behave
  */
 public record EngineConfig(
     Path dataDir,
@@ -26,7 +27,8 @@ public record EngineConfig(
     String embedder,
     Maintenance maintenance,
     Path pluginsDir,
-    String filesProvider) {
+    String filesProvider,
+    RunConfig runs) {
 
   public static final double DEFAULT_GATE_THRESHOLD = 7.0;
   public static final String DEFAULT_EMBEDDER = "hash";
@@ -38,6 +40,7 @@ public record EngineConfig(
     profiles = List.copyOf(profiles);
     requireNonNull(embedder, "embedder is null");
     requireNonNull(maintenance, "maintenance is null");
+    requireNonNull(runs, "runs is null");
   }
 
   /**
@@ -55,6 +58,7 @@ public record EngineConfig(
         DEFAULT_EMBEDDER,
         Maintenance.DEFAULT,
         null,
-        DEFAULT_FILES_PROVIDER);
+        DEFAULT_FILES_PROVIDER,
+        RunConfig.DEFAULT);
   }
 }

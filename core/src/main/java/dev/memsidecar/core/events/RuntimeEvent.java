@@ -10,13 +10,15 @@ import java.util.Map;
  * Something that happened, for watchers ({@code AdminService.WatchEvents}): {@code run.begin},
  * {@code run.end}, {@code memory.stored}, {@code memory.merged}, {@code memory.superseded}, {@code
  * memory.rejected}, {@code memory.extraction.failed}, {@code memory.plugin.completed}, {@code
- * events.dropped}, and later tool-rule events.
+ * events.dropped}, and later tool-rule events. Published to an {@link EventBus}; not stored.
  *
  * @param type what happened
  * @param time when
  * @param runId the run, or empty
  * @param namespace the namespace it touched, or empty
- * @param scope the scope of the call that caused it; a watcher sees it only within its own
+ * @param scope the scope of the call that caused it, with every id that call gave (a watcher that
+ *     gave a user, agent or session id sees only events that carry the same id, see {@link
+ *     EventBus}); an event without a workspace id reaches no watcher
  * @param attributes details, e.g. {@code memory_id}, {@code reason}
  */
 public record RuntimeEvent(

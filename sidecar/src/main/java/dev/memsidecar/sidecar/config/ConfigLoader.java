@@ -4,14 +4,17 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Ids;
 import dev.memsidecar.core.config.EngineConfig;
+import dev.memsidecar.api.Settings;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.Maintenance;
 import dev.memsidecar.core.config.ProfileSpec;
+import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -87,7 +90,17 @@ public final class ConfigLoader {
       YamlSection.keys("host", "port", "maxConcurrentCalls", "maxQueuedCalls");
   private static final Set<String> MEMORY_KEYS =
       YamlSection.keys(
-          "enabled", "deepagentsMem", "LangMem", "maintenance", "refs", "gate", "embedder");
+          "enabled",
+          "deepagentsMem",
+          "LangMem",
+          "maintenance",
+          "refs",
+          "gate",
+          "embedder",
+          "extractor",
+          "runs");
+  private static final Set<String> EXTRACTOR_KEYS = YamlSection.keys("name", "settings");
+  private static final Set<String> RUNS_KEYS = YamlSection.keys("snapshotTtl", "shortTermTtl");
   private static final Set<String> FLAG_KEYS = YamlSection.keys("read", "write");
   private static final Set<String> DEEPAGENTS_KEYS = YamlSection.keys("read", "write", "provider");
 
@@ -156,7 +169,8 @@ public final class ConfigLoader {
             draft.embedder,
             draft.maintenance,
             draft.pluginsDir,
-            draft.filesProvider);
+            draft.filesProvider,
+            draft.runs);
     return new SidecarConfig(
         draft.host,
         draft.port,
@@ -181,6 +195,7 @@ public final class ConfigLoader {
     double gate;
     String embedder;
     String filesProvider;
+    RunConfig runs;
 
     Draft(Path dataDir) {
       this.dataDir = dataDir;
@@ -190,6 +205,7 @@ public final class ConfigLoader {
       gate = engineDefaults.gateThreshold();
       embedder = engineDefaults.embedder();
       filesProvider = engineDefaults.filesProvider();
+      runs = engineDefaults.runs();
     }
   }
 
@@ -253,6 +269,18 @@ public final class ConfigLoader {
     YamlSection gate = memory.section("gate").allowOnly(GATE_KEYS);
     gate.number("threshold", 0.0, 10.0).ifPresent(threshold -> draft.gate = threshold);
     memory.nonBlankString("embedder").ifPresent(embedder -> draft.embedder = embedder);
+
+    YamlSection extractor = memory.section("extractor").allowOnly(EXTRACTOR_KEYS);
+    YamlSection runs = memory.section("runs").allowOnly(RUNS_KEYS);
+    RunConfig runDefaults = draft.runs;
+    draft.runs =
+        new RunConfig(
+            extractor.nonBlankString("name").orElse(runDefaults.extractor()),
+            extractor.has("settings")
+                ? extractor.scalarMap("settings")
+                : runDefaults.extractorSettings(),
+            duration(runs, "snapshotTtl").orElse(runDefaults.snapshotTtl()),
+            duration(runs, "shortTermTtl").orElse(runDefaults.shortTermTtl()));
 
     Optional<List<String>> refs = memory.strings("refs");
     if (refs.isEmpty()) {
@@ -510,5 +538,20 @@ public final class ConfigLoader {
           where + " must not contain whitespace, got '" + YamlSection.shown(host) + "'");
     }
     return host;
+  }
+
+  /** A positive duration such as {@code 24h}, {@code 30m}, {@code 7d} or {@code PT30S}. */
+  private static Optional<Duration> duration(YamlSection section, String key) {
+    Optional<String> text = section.nonBlankString(key);
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    Duration value = Settings.parseDuration(text.get().strip());
+    if (value == null || value.isZero() || value.isNegative()) {
+      throw section.invalid(
+          key, "must be a positive duration such as 30m, 24h, 7d or PT30S, got '"
+              + YamlSection.shown(text.get()) + "'");
+    }
+    return Optional.of(value);
   }
 }

@@ -81,7 +81,8 @@ class TestConfigLoader {
         d.embedder(),
         d.maintenance(),
         workspace.resolve("plugins"),
-        d.filesProvider());
+        d.filesProvider(),
+        d.runs());
   }
 
   @Test

@@ -1,0 +1,93 @@
+package dev.memsidecar.core.control;
+
+import dev.memsidecar.api.GateScores;
+import dev.memsidecar.api.MemoryKind;
+import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.MemoryStatus;
+import dev.memsidecar.api.Namespace;
+import dev.memsidecar.api.Validity;
+import dev.memsidecar.core.MemoryHit;
+import dev.memsidecar.core.StoredMemory;
+import dev.memsidecar.core.WriteDecision;
+import dev.memsidecar.core.run.EndRunResult;
+import dev.memsidecar.core.run.RunSnapshot;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Fully populated values for the control store's tests, with text that is hard to keep. */
+final class ControlFixtures {
+  static final Instant T0 = Instant.parse("2025-03-01T10:15:30.123456789Z");
+
+  /** A lone surrogate, an emoji, Chinese, quotes, a backslash, control characters. */
+  static final String ODD_TEXT =
+      "lone \uD800 high, lone \uDC00 low, 🚀, 用户喜欢简洁的回答, \"quoted\" \\ back\tslash\n"
+          + "line\u0000nul\u2028sep";
+
+  private ControlFixtures() {}
+
+  static MemoryRecord record(String id, String content) {
+    return MemoryRecord.builder()
+        .id(id)
+        .namespace(Namespace.of("acme:user:alice:user"))
+        .profile("user")
+        .kind(MemoryKind.PROCEDURAL)
+        .content(content)
+        .summary("summary " + ODD_TEXT)
+        .context("context " + ODD_TEXT)
+        .confidence(0.85f)
+        .tags(List.of("deploy", "标签", "ops"))
+        .sensitivity("pii")
+        .metadata(Map.of("source", "chat", "zh", "记住", "odd", ODD_TEXT))
+        .createTime(T0)
+        .updateTime(T0.plusNanos(1))
+        .gateScore(7.3f)
+        .status(MemoryStatus.SUPERSEDED)
+        .sourceRefs(List.of("run-1", "remember:req-7"))
+        .validity(Validity.SHORT_TERM)
+        .expireTime(T0.plus(Duration.ofDays(7)))
+        .build();
+  }
+
+  static WriteDecision decision(WriteDecision.Outcome outcome, String content) {
+    return new WriteDecision(
+        outcome,
+        new StoredMemory(record("m-" + Math.abs(content.hashCode()), content), "langmem-sqlite"),
+        7.3f,
+        new GateScores(9, 7.5f, 8, 6.1f, 5, 0.1f),
+        "stored: 7.3 >= threshold 7.0 (scored) " + ODD_TEXT);
+  }
+
+  /** {@code n} decisions with outcomes STORED, MERGED, REJECTED in turn. */
+  static List<WriteDecision> decisions(String prefix, int n) {
+    List<WriteDecision> out = new ArrayList<>();
+    WriteDecision.Outcome[] outcomes = WriteDecision.Outcome.values();
+    for (int i = 0; i < n; i++) {
+      out.add(decision(outcomes[i % outcomes.length], prefix + " fact " + i));
+    }
+    return out;
+  }
+
+  static EndRunResult result(String runId, int decisions) {
+    return new EndRunResult(runId, T0, true, decisions(runId, decisions));
+  }
+
+  static RunSnapshot snapshot(String runId, String snapshotId, Instant created, Duration ttl) {
+    return new RunSnapshot(
+        runId,
+        snapshotId,
+        created,
+        created.plus(ttl),
+        List.of(
+            new RunSnapshot.Section("runtime_context", "Runtime context", "UTC: " + created),
+            new RunSnapshot.Section("tool_rules", "Tool rules", ""),
+            new RunSnapshot.Section(
+                "recalled_memory", "Relevant long-term memory", "- [user/procedural] " + ODD_TEXT)),
+        List.of(
+            new MemoryHit(new StoredMemory(record("r1", "npm run check:rules"), "lucene"), 0.93f),
+            new MemoryHit(new StoredMemory(record("r2", ODD_TEXT), "langmem-sqlite"), 0.5f)),
+        List.of("/memories/AGENTS.md", "/memories/用户.md"));
+  }
+}
