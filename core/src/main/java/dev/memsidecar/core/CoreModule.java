@@ -10,8 +10,13 @@ import com.google.inject.ProvisionException;
 import com.google.inject.Singleton;
 import com.google.inject.spi.Message;
 import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.core.config.EngineConfig;
+import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.run.Extractors;
+import dev.memsidecar.core.run.RunService;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Set;
@@ -94,6 +99,51 @@ public final class CoreModule extends AbstractModule {
   @Singleton
   AccessPolicy accessPolicy(ProfileCatalog profiles, NamespaceResolver namespaces) {
     return new AccessPolicy(profiles, namespaces, config.flags());
+  }
+
+  @Provides
+  @Singleton
+  Recall recall(AccessPolicy access, Embedder embedder, Clock clock) {
+    return new Recall(access, embedder, clock);
+  }
+
+  @Provides
+  @Singleton
+  Extractors extractors(Plugins plugins) {
+    return new Extractors(
+        NamedServices.load(
+            ExtractorProvider.class,
+            "extractor",
+            ExtractorProvider::name,
+            p -> Set.of(),
+            appLoader,
+            plugins),
+        config.runs());
+  }
+
+  @Provides
+  @Singleton
+  RunService runs(
+      ProfileCatalog profiles,
+      AccessPolicy access,
+      NamespaceResolver namespaces,
+      Recall recall,
+      Extractors extractors,
+      WriteGate gate,
+      Embedder embedder,
+      Clock clock) {
+    return new RunService(
+        profiles,
+        access,
+        namespaces,
+        recall,
+        H2ControlStore.open(config.dataDir()),
+        new EventBus(),
+        extractors,
+        gate,
+        embedder,
+        clock,
+        config.runs());
   }
 
   private static RuntimeException unwrap(Collection<Message> messages, RuntimeException e) {

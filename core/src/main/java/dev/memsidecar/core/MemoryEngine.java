@@ -13,15 +13,20 @@ import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
-import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.config.EngineConfig;
+import dev.memsidecar.core.control.DecisionEntry;
+import dev.memsidecar.core.control.DecisionQuery;
+import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.run.BeginRunInput;
+import dev.memsidecar.core.run.EndRunInput;
+import dev.memsidecar.core.run.EndRunResult;
+import dev.memsidecar.core.run.RunService;
+import dev.memsidecar.core.run.RunSnapshot;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -37,9 +42,6 @@ public final class MemoryEngine implements AutoCloseable {
   /** Profile used when a request names none. */
   public static final String DEFAULT_PROFILE = AccessPolicy.DEFAULT_PROFILE;
 
-  /** How long a short-term memory is recalled. */
-  public static final Duration SHORT_TERM_TTL = Duration.ofDays(7);
-
   private static final int SUMMARY_CHARS = 160;
 
   private final ProfileCatalog profiles;
@@ -51,6 +53,7 @@ public final class MemoryEngine implements AutoCloseable {
   private final MemoryFiles files;
   private final Plugins plugins;
   private final Recall recall;
+  private final RunService runs;
   private final Object[] requestLocks = new Object[64];
 
   @Inject
@@ -62,7 +65,9 @@ public final class MemoryEngine implements AutoCloseable {
       WriteGate gate,
       Clock clock,
       MemoryFiles files,
-      Plugins plugins) {
+      Plugins plugins,
+      Recall recall,
+      RunService runs) {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.providers = requireNonNull(providers, "providers is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
@@ -71,7 +76,8 @@ public final class MemoryEngine implements AutoCloseable {
     this.clock = requireNonNull(clock, "clock is null");
     this.files = requireNonNull(files, "files is null");
     this.plugins = requireNonNull(plugins, "plugins is null");
-    this.recall = new Recall(access, embedder, clock);
+    this.recall = requireNonNull(recall, "recall is null");
+    this.runs = requireNonNull(runs, "runs is null");
     for (int i = 0; i < requestLocks.length; i++) {
       requestLocks[i] = new Object();
     }
@@ -117,14 +123,17 @@ public final class MemoryEngine implements AutoCloseable {
             .sourceRefs(
                 List.of(in.requestId().isEmpty() ? "remember" : "remember:" + in.requestId()))
             .validity(validity)
-            .expireTime(validity == Validity.SHORT_TERM ? now.plus(SHORT_TERM_TTL) : null)
+            .expireTime(
+                validity == Validity.SHORT_TERM ? now.plus(runs.config().shortTermTtl()) : null)
             .build();
     if (!verdict.admitted()) {
-      return decision(WriteDecision.Outcome.REJECTED, target, candidate, verdict);
+      return runs.audit(
+          in.scope(), decision(WriteDecision.Outcome.REJECTED, target, candidate, verdict));
     }
     if (in.requestId().isEmpty()) {
       target.store().put(candidate);
-      return decision(WriteDecision.Outcome.STORED, target, candidate, verdict);
+      return runs.audit(
+          in.scope(), decision(WriteDecision.Outcome.STORED, target, candidate, verdict));
     }
     synchronized (requestLocks[Math.floorMod(id.hashCode(), requestLocks.length)]) {
       Optional<MemoryRecord> earlier = target.store().get(ns, id);
@@ -138,7 +147,8 @@ public final class MemoryEngine implements AutoCloseable {
             "already stored by request_id '" + in.requestId() + "'");
       }
       target.store().put(candidate);
-      return decision(WriteDecision.Outcome.STORED, target, candidate, verdict);
+      return runs.audit(
+          in.scope(), decision(WriteDecision.Outcome.STORED, target, candidate, verdict));
     }
   }
 
@@ -155,7 +165,8 @@ public final class MemoryEngine implements AutoCloseable {
     Limits.checkBytes("query", in.query(), Limits.MAX_QUERY_BYTES);
     int topK = Limits.topK(in.topK());
     if (!(in.minScore() >= 0 && in.minScore() <= 1)) {
-      throw MemoryException.invalidArgument("min_score", "min_score must be 0..1: " + in.minScore());
+      throw MemoryException.invalidArgument(
+          "min_score", "min_score must be 0..1: " + in.minScore());
     }
     Limits.checkTags(in.tags());
     Limits.checkCount("profiles", in.profiles().size(), Limits.MAX_PROFILES);
@@ -211,6 +222,27 @@ public final class MemoryEngine implements AutoCloseable {
     return true;
   }
 
+  /** BeginRun: the frozen prompt sections of a run (see {@link RunService#beginRun}). */
+  public RunSnapshot beginRun(BeginRunInput in, RequestOptions options) {
+    return runs.beginRun(in, options);
+  }
+
+  /** EndRun: what the run taught, extracted, gated, deduplicated, stored and audited. */
+  public EndRunResult endRun(EndRunInput in, RequestOptions options) {
+    return runs.endRun(in, options);
+  }
+
+  /** One page of the write-decision audit. */
+  public List<DecisionEntry> writeDecisions(DecisionQuery query) {
+    Ids.require("scope.workspace_id", query.scope().workspaceId());
+    return runs.control().decisions(query);
+  }
+
+  /** The runtime events of this engine, for watchers. */
+  public EventBus events() {
+    return runs.events();
+  }
+
   /** The memory files (deepagentsMem path) of the same profiles. */
   public MemoryFiles files() {
     return files;
@@ -246,11 +278,13 @@ public final class MemoryEngine implements AutoCloseable {
     return new EngineStatus(found, list, access.flags(), embedder.name(), plugins.names());
   }
 
-  /** Closes every store, then the plugins' class loaders. */
+  /** Ends every watch, closes every store and the control store, then the plugins' loaders. */
   @Override
   public void close() {
     try {
+      runs.events().close();
       profiles.close();
+      runs.control().close();
     } finally {
       plugins.close();
     }

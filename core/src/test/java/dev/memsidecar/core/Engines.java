@@ -1,11 +1,17 @@
 package dev.memsidecar.core;
 
 import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.conformance.InMemoryProvider;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.ProfileSpec;
+import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.run.Extractors;
+import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -56,18 +62,60 @@ final class Engines {
       Clock clock,
       NamedServices<MemoryProvider> providers,
       String filesProvider) {
+    return open(
+        data,
+        flags,
+        specs,
+        clock,
+        providers,
+        filesProvider,
+        ScriptedExtractor.provider(),
+        RunConfig.DEFAULT);
+  }
+
+  /**
+   * @param extractor the extractor EndRun uses (its fallback is the same one unless it is named
+   *     "rules", so give a "rules" provider too when a test needs the fallback)
+   */
+  static MemoryEngine open(
+      Path data,
+      Flags flags,
+      List<ProfileSpec> specs,
+      Clock clock,
+      NamedServices<MemoryProvider> providers,
+      String filesProvider,
+      NamedServices<ExtractorProvider> extractors,
+      RunConfig runs) {
     Embedder embedder = new HashEmbedder();
     ProfileCatalog catalog = new ProfileCatalog(specs, providers, embedder, data, filesProvider);
-    AccessPolicy access = new AccessPolicy(catalog, new NamespaceResolver(), flags);
+    NamespaceResolver namespaces = new NamespaceResolver();
+    AccessPolicy access = new AccessPolicy(catalog, namespaces, flags);
+    Recall recall = new Recall(access, embedder, clock);
+    WriteGate gate = new WriteGate(7.0);
+    RunService runService =
+        new RunService(
+            catalog,
+            access,
+            namespaces,
+            recall,
+            H2ControlStore.open(data),
+            new EventBus(),
+            new Extractors(extractors, runs),
+            gate,
+            embedder,
+            clock,
+            runs);
     return new MemoryEngine(
         catalog,
         providers,
         embedder,
         access,
-        new WriteGate(7.0),
+        gate,
         clock,
         new MemoryFiles(access),
-        Plugins.none());
+        Plugins.none(),
+        recall,
+        runService);
   }
 
   /** A clock that reads {@code now}. */

@@ -9,6 +9,7 @@ import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.config.Flags;
+import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -109,9 +110,10 @@ class TestMemoryEngine {
                 "",
                 ""),
             RequestOptions.DEFAULT);
-    assertEquals(now.get().plus(MemoryEngine.SHORT_TERM_TTL), d.memory().record().expireTime());
+    assertEquals(
+        now.get().plus(RunConfig.DEFAULT_SHORT_TERM_TTL), d.memory().record().expireTime());
     assertEquals(1, search(scope, "standup", List.of()).size());
-    now.set(now.get().plus(MemoryEngine.SHORT_TERM_TTL).plus(Duration.ofSeconds(1)));
+    now.set(now.get().plus(RunConfig.DEFAULT_SHORT_TERM_TTL).plus(Duration.ofSeconds(1)));
     assertEquals(0, search(scope, "standup", List.of()).size());
   }
 

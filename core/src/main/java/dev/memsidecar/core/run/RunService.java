@@ -1,0 +1,753 @@
+package dev.memsidecar.core.run;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.ExtractionRequest;
+import dev.memsidecar.api.GateScores;
+import dev.memsidecar.api.Ids;
+import dev.memsidecar.api.MemoryCandidate;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryFile;
+import dev.memsidecar.api.MemoryKind;
+import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.Namespace;
+import dev.memsidecar.api.ScoredRecord;
+import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.api.ToolCall;
+import dev.memsidecar.api.Validity;
+import dev.memsidecar.core.Access;
+import dev.memsidecar.core.AccessPolicy;
+import dev.memsidecar.core.Limits;
+import dev.memsidecar.core.MemoryFiles;
+import dev.memsidecar.core.MemoryHit;
+import dev.memsidecar.core.NamespaceResolver;
+import dev.memsidecar.core.ProfileCatalog;
+import dev.memsidecar.core.ProfileCatalog.ActiveProfile;
+import dev.memsidecar.core.Recall;
+import dev.memsidecar.core.RequestOptions;
+import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.StoredMemory;
+import dev.memsidecar.core.WriteDecision;
+import dev.memsidecar.core.WriteGate;
+import dev.memsidecar.core.config.RunConfig;
+import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.core.control.ControlStore;
+import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.events.RuntimeEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The agent's two calls. BeginRun freezes what the agent's system prompt needs for one run —
+ * runtime context, pinned tool rules, recalled memories, memory files — so the same run always gets
+ * the same sections (prompt caches stay warm), also after a restart. EndRun turns what the run said
+ * into memories: extract → low-value filter → write gate → route to a profile → dedupe or supersede
+ * → store, with a decision and a reason for every candidate, kept in the audit and emitted as
+ * events; a retry of the same run returns the first call's decisions and stores nothing twice.
+ * Every call goes through the one access entry ({@link AccessPolicy}). Thread-safe.
+ */
+public final class RunService {
+  /** Section ids, in the order BeginRun returns them. */
+  public static final String RUNTIME_CONTEXT = "runtime_context";
+
+  public static final String TOOL_RULES = "tool_rules";
+  public static final String RECALLED_MEMORY = "recalled_memory";
+  public static final String MEMORY_FILES = "memory_files";
+
+  /** BeginRun input, UTF-8 bytes. */
+  public static final int MAX_BEGIN_INPUT_BYTES = 32 * 1024;
+
+  /** EndRun input and output, each, UTF-8 bytes. */
+  public static final int MAX_END_TEXT_BYTES = 256 * 1024;
+
+  /** Tool names one BeginRun may list. */
+  public static final int MAX_TOOLS = 64;
+
+  /** Tool calls one EndRun may report. */
+  public static final int MAX_TOOL_CALLS = 256;
+
+  /** Of each memory file, at most this much goes into the memory_files section. */
+  public static final int MAX_FILE_SECTION_BYTES = 8 * 1024;
+
+  /** Of all memory files together, at most this much. */
+  public static final int MAX_FILES_SECTION_BYTES = 24 * 1024;
+
+  /** Request metadata key naming the time zone of the runtime context and of relative dates. */
+  public static final String TIMEZONE = "timezone";
+
+  private static final int DEDUPE_NEIGHBOURS = 8;
+  private static final int SUMMARY_CHARS = 160;
+  private static final DateTimeFormatter LOCAL =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss, EEEE", Locale.ENGLISH);
+
+  private final ProfileCatalog profiles;
+  private final AccessPolicy access;
+  private final NamespaceResolver namespaces;
+  private final Recall recall;
+  private final ControlStore control;
+  private final EventBus events;
+  private final Extractors extractors;
+  private final WriteGate gate;
+  private final Embedder embedder;
+  private final Clock clock;
+  private final RunConfig config;
+  private final Object[] runLocks = stripes(64);
+  private final Object[] namespaceLocks = stripes(64);
+
+  public RunService(
+      ProfileCatalog profiles,
+      AccessPolicy access,
+      NamespaceResolver namespaces,
+      Recall recall,
+      ControlStore control,
+      EventBus events,
+      Extractors extractors,
+      WriteGate gate,
+      Embedder embedder,
+      Clock clock,
+      RunConfig config) {
+    this.profiles = requireNonNull(profiles, "profiles is null");
+    this.access = requireNonNull(access, "access is null");
+    this.namespaces = requireNonNull(namespaces, "namespaces is null");
+    this.recall = requireNonNull(recall, "recall is null");
+    this.control = requireNonNull(control, "control is null");
+    this.events = requireNonNull(events, "events is null");
+    this.extractors = requireNonNull(extractors, "extractors is null");
+    this.gate = requireNonNull(gate, "gate is null");
+    this.embedder = requireNonNull(embedder, "embedder is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.config = requireNonNull(config, "config is null");
+  }
+
+  /** How runs behave (TTLs, extractor). */
+  public RunConfig config() {
+    return config;
+  }
+
+  /** The audit and the run results. */
+  public ControlStore control() {
+    return control;
+  }
+
+  /** The events of runs and writes. */
+  public EventBus events() {
+    return events;
+  }
+
+  /**
+   * Keeps a decision made outside a run (Remember) in the audit and emits its event; returns it.
+   */
+  public WriteDecision audit(Scope scope, WriteDecision decision) {
+    control.recordDecisions(scope, "", List.of(decision), clock.instant());
+    publishDecision(scope, "", decision);
+    return decision;
+  }
+
+  // ---------------------------------------------------------------- BeginRun
+
+  /**
+   * The frozen prompt sections of a run: the stored snapshot when this scope already began this run
+   * and it has not expired, else a new one, stored durably before it is returned.
+   */
+  public RunSnapshot beginRun(BeginRunInput in, RequestOptions options) {
+    Ids.require("scope.workspace_id", in.scope().workspaceId());
+    String runId = runId(in.runId());
+    Limits.checkBytes("input", in.input(), MAX_BEGIN_INPUT_BYTES);
+    Limits.checkCount("tools", in.tools().size(), MAX_TOOLS);
+    for (String tool : in.tools()) {
+      Ids.require("tools", tool);
+    }
+    int topK = Limits.topK(in.topK());
+    Limits.checkMetadata(in.metadata());
+    ZoneId zone = zone(in.metadata());
+    Instant now = clock.instant();
+
+    Optional<RunSnapshot> frozen = control.snapshot(in.scope(), runId, now);
+    if (frozen.isPresent()) {
+      publish(
+          "run.begin",
+          runId,
+          "",
+          in.scope(),
+          Map.of("snapshot_id", frozen.get().snapshotId(), "replayed", "true"));
+      return frozen.get();
+    }
+    List<MemoryHit> recalled =
+        in.input().isBlank()
+            ? List.of()
+            : recall.search(
+                in.scope(), query(in.input()), List.of(), topK, Set.of(), List.of(), 0f, options);
+    List<String> paths = new ArrayList<>();
+    String files = memoryFiles(in.scope(), options, paths);
+    List<RunSnapshot.Section> sections =
+        List.of(
+            new RunSnapshot.Section(RUNTIME_CONTEXT, "Runtime context", runtimeContext(now, zone)),
+            new RunSnapshot.Section(TOOL_RULES, "Tool-scoped rules", ""),
+            new RunSnapshot.Section(
+                RECALLED_MEMORY, "Relevant long-term memory", recalledBody(recalled)),
+            new RunSnapshot.Section(MEMORY_FILES, "Memory files", files));
+    RunSnapshot snapshot =
+        new RunSnapshot(
+            runId,
+            UUID.randomUUID().toString(),
+            now,
+            now.plus(config.snapshotTtl()),
+            sections,
+            recalled,
+            paths);
+    RunSnapshot kept = control.saveSnapshot(in.scope(), snapshot, now);
+    publish(
+        "run.begin",
+        runId,
+        "",
+        in.scope(),
+        Map.of(
+            "snapshot_id", kept.snapshotId(),
+            "replayed", String.valueOf(kept != snapshot),
+            "recalled", String.valueOf(kept.recalled().size())));
+    return kept;
+  }
+
+  /** UTC time, local time and zone: what the model cannot know by itself. */
+  static String runtimeContext(Instant now, ZoneId zone) {
+    ZonedDateTime local = now.atZone(zone);
+    return "- UTC time: "
+        + DateTimeFormatter.ISO_INSTANT.format(now)
+        + "\n- Local time: "
+        + LOCAL.format(local)
+        + "\n- Time zone: "
+        + zone.getId()
+        + " (UTC"
+        + (local.getOffset().getTotalSeconds() == 0 ? "" : local.getOffset().getId())
+        + ")";
+  }
+
+  /** One line per memory, saying its profile and kind. */
+  static String recalledBody(List<MemoryHit> hits) {
+    StringBuilder out = new StringBuilder();
+    for (MemoryHit hit : hits) {
+      MemoryRecord r = hit.memory().record();
+      out.append("- [")
+          .append(r.profile())
+          .append(", ")
+          .append(r.kind().name().toLowerCase(Locale.ROOT))
+          .append("] ")
+          .append(r.content().strip().replace("\n", " "))
+          .append('\n');
+    }
+    return out.toString().strip();
+  }
+
+  /**
+   * The readable memory files: every path into {@code paths}, the non-empty contents into the
+   * section, each cut to {@link #MAX_FILE_SECTION_BYTES} and all to {@link
+   * #MAX_FILES_SECTION_BYTES}, with a marker saying what was cut.
+   */
+  private String memoryFiles(Scope scope, RequestOptions options, List<String> paths) {
+    StringBuilder out = new StringBuilder();
+    int budget = MAX_FILES_SECTION_BYTES;
+    for (AccessPolicy.Target t : access.readable(scope, List.of(), Access.FILES_READ, options)) {
+      options.checkNotCancelled();
+      String path = MemoryFiles.pathOf(t.profileId());
+      paths.add(path);
+      MemoryFile file = t.store().readFile(t.namespace());
+      String content = file.content().strip();
+      if (content.isEmpty()) {
+        continue;
+      }
+      int size = utf8(content);
+      int room = Math.min(MAX_FILE_SECTION_BYTES, budget);
+      String shown = cut(content, room);
+      budget -= utf8(shown);
+      out.append("### ").append(path).append('\n').append(shown).append('\n');
+      if (shown.length() < content.length()) {
+        out.append("[... ")
+            .append(size - utf8(shown))
+            .append(" more bytes of ")
+            .append(path)
+            .append(" not shown; read the file for the rest]\n");
+      }
+      out.append('\n');
+    }
+    return out.toString().strip();
+  }
+
+  // ---------------------------------------------------------------- EndRun
+
+  /**
+   * What the run taught, extracted, filtered, gated, deduplicated and stored; a decision for every
+   * candidate. When writes are off (LangMem.write, a read-only request) nothing is written anywhere
+   * and every decision says so.
+   */
+  public EndRunResult endRun(EndRunInput in, RequestOptions options) {
+    Ids.require("scope.workspace_id", in.scope().workspaceId());
+    String runId = runId(in.runId());
+    Limits.checkBytes("input", in.input(), MAX_END_TEXT_BYTES);
+    Limits.checkBytes("output", in.output(), MAX_END_TEXT_BYTES);
+    Limits.checkCount("tool_calls", in.toolCalls().size(), MAX_TOOL_CALLS);
+    for (ToolCall call : in.toolCalls()) {
+      Ids.require("tool_calls.tool_name", call.toolName());
+    }
+    Limits.checkMetadata(in.metadata());
+    ZoneId zone = zone(in.metadata());
+
+    synchronized (runLocks[Math.floorMod((in.scope() + runId).hashCode(), runLocks.length)]) {
+      Optional<EndRunResult> earlier = control.endRun(in.scope(), runId);
+      if (earlier.isPresent()) {
+        return earlier.get();
+      }
+      Instant now = clock.instant();
+      String notWritten = writeRefusal(options);
+      List<Route> routes = routes(in.scope());
+      Extractors.Extraction extraction =
+          extractors.extract(
+              new ExtractionRequest(
+                  runId,
+                  in.input(),
+                  in.output(),
+                  in.toolCalls(),
+                  in.metadata(),
+                  routes.stream().map(Route::guide).toList(),
+                  now,
+                  zone));
+      if (extraction.failure() != null) {
+        publish(
+            "memory.extraction.failed",
+            runId,
+            "",
+            in.scope(),
+            Map.of(
+                "extractor", extractors.name(),
+                "fallback", Extractors.FALLBACK,
+                "reason", cut(extraction.failure(), 1024)));
+      }
+      List<WriteDecision> decisions = new ArrayList<>();
+      List<MemoryCandidate> candidates = extraction.candidates();
+      for (int i = 0; i < candidates.size(); i++) {
+        options.checkNotCancelled();
+        decisions.add(
+            decide(in.scope(), runId, i, candidates.get(i), routes, notWritten, options, now));
+      }
+      EndRunResult result = new EndRunResult(runId, now, notWritten == null, decisions);
+      if (notWritten == null) {
+        result = control.saveEndRun(in.scope(), result);
+        for (WriteDecision d : result.decisions()) {
+          publishDecision(in.scope(), runId, d);
+        }
+      }
+      publish(
+          "memory.plugin.completed",
+          runId,
+          "",
+          in.scope(),
+          Map.of(
+              "extractor", extraction.extractor(),
+              "candidates", String.valueOf(decisions.size()),
+              "written", String.valueOf(result.written())));
+      publish("run.end", runId, "", in.scope(), counts(result));
+      return result;
+    }
+  }
+
+  /** Why nothing may be written, or null when writes are allowed. */
+  private String writeRefusal(RequestOptions options) {
+    if (!access.flags().langMemWrite()) {
+      return "not written: memory.LangMem.write is false";
+    }
+    if (options.readOnly()) {
+      return "not written: the request is read-only (metadata."
+          + RequestOptions.MEMORY_WRITE
+          + " = \"false\")";
+    }
+    return null;
+  }
+
+  /**
+   * One candidate's fate.
+   *
+   * @param notWritten why nothing may be written, or null when writes are allowed
+   */
+  private WriteDecision decide(
+      Scope scope,
+      String runId,
+      int index,
+      MemoryCandidate c,
+      List<Route> routes,
+      String notWritten,
+      RequestOptions options,
+      Instant now) {
+    Route route = route(c, routes);
+    WriteGate.Verdict verdict = gate.evaluate(clamped(c.scores()), c.explicit());
+    MemoryRecord candidate =
+        record(
+            route == null
+                ? Namespace.of(scope.workspaceId() + ":unrouted")
+                : namespaces.resolve(scope, route.profile().spec()),
+            route == null ? "" : route.profile().id(),
+            runId,
+            index,
+            c,
+            verdict,
+            now);
+    String provider = route == null ? "" : route.profile().provider();
+    Optional<String> lowValue = LowValueFilter.reason(c.content());
+    String refusal =
+        notWritten != null
+            ? notWritten
+            : lowValue.isPresent()
+                ? lowValue.get()
+                : route == null
+                    ? "no profile keeps "
+                        + c.kind().name().toLowerCase(Locale.ROOT)
+                        + " memories of the "
+                        + c.owner().name().toLowerCase(Locale.ROOT)
+                        + " for this scope"
+                    : !verdict.admitted() ? verdict.reason() : null;
+    if (refusal != null) {
+      return decision(WriteDecision.Outcome.REJECTED, provider, candidate, verdict, refusal);
+    }
+    AccessPolicy.Target target = access.resolve(scope, route.profile().id(), Access.WRITE, options);
+    synchronized (
+        namespaceLocks[Math.floorMod(target.namespace().hashCode(), namespaceLocks.length)]) {
+      Optional<MemoryRecord> mine = target.store().get(target.namespace(), candidate.id());
+      if (mine.isPresent()) {
+        // Stored by an earlier attempt of this run that did not live to record its result.
+        return decision(
+            WriteDecision.Outcome.STORED, target, mine.get(), verdict, verdict.reason());
+      }
+      List<MemoryRecord> neighbours =
+          target
+              .store()
+              .search(
+                  target.namespace(),
+                  new SearchQuery(
+                      candidate.content(),
+                      embedder.embed(candidate.content()),
+                      DEDUPE_NEIGHBOURS,
+                      Set.of(),
+                      List.of(),
+                      0f,
+                      now))
+              .stream()
+              .map(ScoredRecord::record)
+              .toList();
+      Optional<Dedupe.Match> match =
+          Dedupe.match(candidate.content(), candidate.kind(), neighbours);
+      if (match.isPresent() && match.get().relation() == Dedupe.Relation.DUPLICATE) {
+        MemoryRecord existing = match.get().existing();
+        MemoryRecord merged = Dedupe.merge(existing, candidate, sourceRef(runId), now);
+        if (merged != existing) {
+          target.store().put(merged);
+        }
+        return decision(
+            WriteDecision.Outcome.MERGED,
+            target,
+            merged,
+            verdict,
+            "merged into " + merged.id() + ": " + match.get().reason());
+      }
+      if (match.isPresent()) {
+        MemoryRecord old = match.get().existing();
+        MemoryRecord successor = Dedupe.markSuccessor(candidate, old.id());
+        target.store().put(successor);
+        target.store().put(Dedupe.supersede(old, successor.id(), now));
+        publish(
+            "memory.superseded",
+            runId,
+            target.namespace().value(),
+            scope,
+            Map.of(
+                "memory_id", old.id(),
+                "successor_id", successor.id(),
+                "reason", match.get().reason()));
+        return decision(
+            WriteDecision.Outcome.STORED,
+            target,
+            successor,
+            verdict,
+            verdict.reason() + "; supersedes " + old.id() + ": " + match.get().reason());
+      }
+      target.store().put(candidate);
+      return decision(WriteDecision.Outcome.STORED, target, candidate, verdict, verdict.reason());
+    }
+  }
+
+  /** The record a candidate becomes; its id is derived from the run, so a retry replaces it. */
+  private MemoryRecord record(
+      Namespace namespace,
+      String profileId,
+      String runId,
+      int index,
+      MemoryCandidate c,
+      WriteGate.Verdict verdict,
+      Instant now) {
+    String content = cut(c.content().strip(), Limits.MAX_CONTENT_BYTES);
+    String id =
+        UUID.nameUUIDFromBytes(
+                (namespace + "\n" + sourceRef(runId) + "\n" + index + "\n" + content)
+                    .getBytes(StandardCharsets.UTF_8))
+            .toString();
+    Map<String, String> metadata = new LinkedHashMap<>();
+    metadata.put("run_id", runId);
+    if (!c.reason().isEmpty()) {
+      metadata.put("extracted_by", cut(c.reason(), Limits.MAX_METADATA_VALUE_CHARS));
+    }
+    return MemoryRecord.builder()
+        .id(id)
+        .namespace(namespace)
+        .profile(profileId)
+        .kind(c.kind())
+        .content(content)
+        .summary(summarize(content))
+        .context(cut(c.evidence(), Limits.MAX_CONTEXT_BYTES))
+        .confidence(c.explicit() ? 1.0f : 0.8f)
+        .tags(tags(c.tags()))
+        .metadata(metadata)
+        .times(now)
+        .gateScore(verdict.score())
+        .sourceRefs(List.of(sourceRef(runId)))
+        .validity(c.validity())
+        .expireTime(c.validity() == Validity.SHORT_TERM ? now.plus(config.shortTermTtl()) : null)
+        .build();
+  }
+
+  /** A profile EndRun may write to for a scope, and what it keeps. */
+  private record Route(ActiveProfile profile, ExtractionRequest.ProfileGuide guide) {}
+
+  /** The enabled record profiles the scope reaches, in configuration order. */
+  private List<Route> routes(Scope scope) {
+    List<Route> out = new ArrayList<>();
+    for (ActiveProfile p : profiles.all()) {
+      if (!p.spec().enabled() || !p.hasRecords() || !namespaces.hasIdFor(scope, p.spec())) {
+        continue;
+      }
+      Map<MemoryKind, String> prompts = new EnumMap<>(MemoryKind.class);
+      p.spec()
+          .prompts()
+          .forEach(
+              (kind, prompt) -> {
+                for (MemoryKind k : MemoryKind.values()) {
+                  if (k.name().equalsIgnoreCase(kind)) {
+                    prompts.put(k, prompt);
+                  }
+                }
+              });
+      out.add(
+          new Route(
+              p,
+              new ExtractionRequest.ProfileGuide(
+                  p.id(), owner(p.spec().scopeKind()), p.spec().description(), prompts)));
+    }
+    return out;
+  }
+
+  /**
+   * Where a candidate lands: the profile it names, else the first profile of its owner's scope kind
+   * that keeps its kind, else the first workspace profile that does, else the first that does; null
+   * when none does.
+   */
+  private static Route route(MemoryCandidate c, List<Route> routes) {
+    if (!c.profile().isEmpty()) {
+      for (Route r : routes) {
+        if (r.profile().id().equals(c.profile()) && r.guide().keeps(c.kind())) {
+          return r;
+        }
+      }
+    }
+    for (MemoryCandidate.Owner owner : List.of(c.owner(), MemoryCandidate.Owner.WORKSPACE)) {
+      for (Route r : routes) {
+        if (r.guide().owner() == owner && r.guide().keeps(c.kind())) {
+          return r;
+        }
+      }
+    }
+    for (Route r : routes) {
+      if (r.guide().keeps(c.kind())) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  private static MemoryCandidate.Owner owner(ScopeKind kind) {
+    return switch (kind) {
+      case WORKSPACE -> MemoryCandidate.Owner.WORKSPACE;
+      case USER -> MemoryCandidate.Owner.USER;
+      case AGENT -> MemoryCandidate.Owner.AGENT;
+      case SESSION -> MemoryCandidate.Owner.SESSION;
+    };
+  }
+
+  private static WriteDecision decision(
+      WriteDecision.Outcome outcome,
+      AccessPolicy.Target target,
+      MemoryRecord record,
+      WriteGate.Verdict verdict,
+      String reason) {
+    return decision(outcome, target.provider(), record, verdict, reason);
+  }
+
+  private static WriteDecision decision(
+      WriteDecision.Outcome outcome,
+      String provider,
+      MemoryRecord record,
+      WriteGate.Verdict verdict,
+      String reason) {
+    return new WriteDecision(
+        outcome, new StoredMemory(record, provider), verdict.score(), verdict.scores(), reason);
+  }
+
+  /** An extractor's scores held to 0..10, so a sloppy extractor cannot fail the run. */
+  private static GateScores clamped(GateScores s) {
+    return new GateScores(
+        clamp(s.importance()),
+        clamp(s.novelty()),
+        clamp(s.relevance()),
+        clamp(s.credibility()),
+        clamp(s.granularity()),
+        clamp(s.timeliness()));
+  }
+
+  private static float clamp(float x) {
+    return Float.isNaN(x) ? 0f : Math.max(0f, Math.min(10f, x));
+  }
+
+  /** An extractor's tags that fit the record bounds, stripped and without duplicates. */
+  private static List<String> tags(List<String> tags) {
+    return tags.stream()
+        .map(String::strip)
+        .filter(t -> !t.isEmpty() && t.length() <= Limits.MAX_TAG_CHARS)
+        .distinct()
+        .limit(Limits.MAX_TAGS)
+        .toList();
+  }
+
+  private void publishDecision(Scope scope, String runId, WriteDecision d) {
+    MemoryRecord r = d.memory().record();
+    String type =
+        switch (d.outcome()) {
+          case STORED -> "memory.stored";
+          case MERGED -> "memory.merged";
+          case REJECTED -> "memory.rejected";
+        };
+    publish(
+        type,
+        runId,
+        d.outcome() == WriteDecision.Outcome.REJECTED ? "" : r.namespace().value(),
+        scope,
+        Map.of(
+            "memory_id", r.id(),
+            "profile", r.profile(),
+            "kind", r.kind().name().toLowerCase(Locale.ROOT),
+            "gate_score", String.format(Locale.ROOT, "%.1f", d.gateScore()),
+            "reason", cut(d.reason(), 1024)));
+  }
+
+  private static Map<String, String> counts(EndRunResult result) {
+    Map<String, String> out = new LinkedHashMap<>();
+    out.put("written", String.valueOf(result.written()));
+    for (WriteDecision.Outcome o : WriteDecision.Outcome.values()) {
+      out.put(
+          o.name().toLowerCase(Locale.ROOT),
+          String.valueOf(result.decisions().stream().filter(d -> d.outcome() == o).count()));
+    }
+    return out;
+  }
+
+  private void publish(
+      String type, String runId, String namespace, Scope scope, Map<String, String> attributes) {
+    events.publish(new RuntimeEvent(type, clock.instant(), runId, namespace, scope, attributes));
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private static String runId(String given) {
+    return given.isEmpty() ? UUID.randomUUID().toString() : Ids.require("run_id", given);
+  }
+
+  /** The time zone a request asks for ({@code metadata.timezone}), else the sidecar's. */
+  static ZoneId zone(Map<String, String> metadata) {
+    String name = metadata.get(TIMEZONE);
+    if (name == null || name.isBlank()) {
+      return ZoneId.systemDefault();
+    }
+    try {
+      return ZoneId.of(name.strip());
+    } catch (DateTimeException e) {
+      throw MemoryException.invalidArgument(
+          "metadata.timezone",
+          "metadata.timezone "
+              + Ids.quote(name)
+              + " is not an IANA time zone such as Europe/Paris");
+    }
+  }
+
+  /** The recall query of a run's input: all of it, or its end when it is long. */
+  private static String query(String input) {
+    String q = input.strip();
+    return utf8(q) <= Limits.MAX_QUERY_BYTES ? q : tail(q, Limits.MAX_QUERY_BYTES / 4);
+  }
+
+  private static String tail(String s, int chars) {
+    int from = s.length() - chars;
+    if (from > 0 && Character.isLowSurrogate(s.charAt(from))) {
+      from++;
+    }
+    return s.substring(Math.max(0, from));
+  }
+
+  private static String sourceRef(String runId) {
+    return "run:" + runId;
+  }
+
+  private static String summarize(String content) {
+    String line = content.lines().findFirst().orElse("").strip();
+    return line.length() <= SUMMARY_CHARS ? line : line.substring(0, SUMMARY_CHARS - 3) + "...";
+  }
+
+  /** {@code s} cut to at most {@code maxBytes} UTF-8 bytes, on a character boundary. */
+  static String cut(String s, int maxBytes) {
+    if (utf8(s) <= maxBytes) {
+      return s;
+    }
+    int bytes = 0;
+    int i = 0;
+    while (i < s.length()) {
+      int cp = s.codePointAt(i);
+      int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      if (bytes + n > maxBytes) {
+        break;
+      }
+      bytes += n;
+      i += Character.charCount(cp);
+    }
+    return s.substring(0, i);
+  }
+
+  private static int utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  private static Object[] stripes(int n) {
+    Object[] out = new Object[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = new Object();
+    }
+    return out;
+  }
+}
