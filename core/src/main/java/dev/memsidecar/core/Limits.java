@@ -53,6 +53,18 @@ public final class Limits {
     return topK == 0 ? DEFAULT_TOP_K : topK;
   }
 
+  /**
+   * A page size per AIP-158: 0 means {@value #DEFAULT_PAGE_SIZE}, larger than {@value
+   * #MAX_PAGE_SIZE} is capped; negative is INVALID_ARGUMENT.
+   */
+  public static int pageSize(int pageSize) {
+    if (pageSize < 0) {
+      throw MemoryException.invalidArgument(
+          "page_size", "page_size must not be negative: " + pageSize);
+    }
+    return pageSize == 0 ? DEFAULT_PAGE_SIZE : Math.min(pageSize, MAX_PAGE_SIZE);
+  }
+
   /** RESOURCE_EXHAUSTED naming {@code field} when {@code value} is over {@code max} UTF-8 bytes. */
   public static void checkBytes(String field, String value, int max) {
     // Over max chars is over max bytes; only shorter strings need the exact UTF-8 count.

@@ -183,14 +183,7 @@ public final class MemoryEngine implements AutoCloseable {
 
   /** One page of a profile's memories in the caller's scope, newest first. */
   public MemoryPage list(ListInput in, RequestOptions options) {
-    if (in.pageSize() < 0) {
-      throw MemoryException.invalidArgument(
-          "page_size", "page_size must not be negative: " + in.pageSize());
-    }
-    int size =
-        in.pageSize() == 0
-            ? Limits.DEFAULT_PAGE_SIZE
-            : Math.min(in.pageSize(), Limits.MAX_PAGE_SIZE);
+    int size = Limits.pageSize(in.pageSize());
     AccessPolicy.Target target = access.resolve(in.scope(), in.profile(), Access.READ, options);
     String requestKey =
         target.profileId() + "\n" + target.namespace() + "\n" + in.includeInactive();
@@ -232,10 +225,39 @@ public final class MemoryEngine implements AutoCloseable {
     return runs.endRun(in, options);
   }
 
-  /** One page of the write-decision audit. */
-  public List<DecisionEntry> writeDecisions(DecisionQuery query) {
-    Ids.require("scope.workspace_id", query.scope().workspaceId());
-    return runs.control().decisions(query);
+  /** A page of the write-decision audit; {@code nextPageToken} is empty at the end. */
+  public record DecisionPage(List<DecisionEntry> entries, String nextPageToken) {}
+
+  /**
+   * One page of the write-decision audit, oldest first: the decisions of the scope's workspace,
+   * narrowed to each other id it gives, to {@code runId} and {@code outcome} when given.
+   *
+   * @param outcome only this outcome, or null for all
+   * @param pageSize 0 means the default; capped like ListMemories
+   */
+  public DecisionPage writeDecisions(
+      Scope scope, String runId, WriteDecision.Outcome outcome, int pageSize, String pageToken) {
+    Ids.require("scope.workspace_id", scope.workspaceId());
+    if (!runId.isEmpty()) {
+      Ids.require("run_id", runId);
+    }
+    int size = Limits.pageSize(pageSize);
+    String requestKey = "decisions\n" + scope + "\n" + runId + "\n" + outcome;
+    String cursor = PageTokens.decode(requestKey, pageToken);
+    long after;
+    try {
+      after = cursor == null ? 0 : Long.parseLong(cursor);
+    } catch (NumberFormatException e) {
+      throw MemoryException.invalidArgument("page_token", "page_token is malformed");
+    }
+    List<DecisionEntry> entries =
+        runs.control().decisions(new DecisionQuery(scope, runId, outcome, size + 1, after));
+    if (entries.size() <= size) {
+      return new DecisionPage(entries, "");
+    }
+    List<DecisionEntry> page = List.copyOf(entries.subList(0, size));
+    return new DecisionPage(
+        page, PageTokens.encode(requestKey, String.valueOf(page.get(size - 1).sequence())));
   }
 
   /** The runtime events of this engine, for watchers. */

@@ -15,7 +15,6 @@ import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.control.DecisionEntry;
-import dev.memsidecar.core.control.DecisionQuery;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.events.Watch;
 import dev.memsidecar.core.run.BeginRunInput;
@@ -220,8 +219,7 @@ class TestRunService {
     assertEquals(first, endRun(restarted, "r-1", lines));
     assertEquals(1, records(restarted, ALICE, "user").size());
     assertEquals(1, records(restarted, ALICE, "workspace").size());
-    List<DecisionEntry> audit =
-        restarted.writeDecisions(new DecisionQuery(ALICE, "r-1", null, 100, 0));
+    List<DecisionEntry> audit = restarted.writeDecisions(ALICE, "r-1", null, 100, "").entries();
     assertEquals(2, audit.size(), "decisions audited once");
   }
 
@@ -241,7 +239,7 @@ class TestRunService {
     assertFalse(ro.written());
     assertTrue(ro.decisions().get(0).reason().contains("read-only"), ro::toString);
     assertEquals(0, records(on, ALICE, "user").size());
-    assertEquals(List.of(), on.writeDecisions(new DecisionQuery(ALICE, "", null, 100, 0)));
+    assertEquals(List.of(), on.writeDecisions(ALICE, "", null, 100, "").entries());
     // Not kept: the same run may still write once writes are allowed.
     assertTrue(endRun(on, "ro", fact).written());
   }
@@ -375,12 +373,12 @@ class TestRunService {
           List.of("memory.stored", "memory.rejected", "memory.plugin.completed", "run.end"), types);
     }
     List<DecisionEntry> rejected =
-        e.writeDecisions(new DecisionQuery(ALICE, "audit", WriteDecision.Outcome.REJECTED, 10, 0));
+        e.writeDecisions(ALICE, "audit", WriteDecision.Outcome.REJECTED, 10, "").entries();
     assertEquals(1, rejected.size());
     assertTrue(rejected.get(0).decision().reason().contains("below threshold"));
     assertEquals(
         List.of(),
-        e.writeDecisions(new DecisionQuery(Scope.user("acme", "bob"), "audit", null, 10, 0)),
+        e.writeDecisions(Scope.user("acme", "bob"), "audit", null, 10, "").entries(),
         "another user's decisions are not shown");
   }
 

@@ -2,9 +2,9 @@ package dev.memsidecar.sidecar;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.EngineStatus;
 import dev.memsidecar.core.MemoryEngine;
+import dev.memsidecar.core.control.DecisionEntry;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.events.Watch;
@@ -12,10 +12,13 @@ import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.Flags;
 import dev.memsidecar.proto.v1.GetStatusRequest;
 import dev.memsidecar.proto.v1.GetStatusResponse;
+import dev.memsidecar.proto.v1.ListWriteDecisionsRequest;
+import dev.memsidecar.proto.v1.ListWriteDecisionsResponse;
 import dev.memsidecar.proto.v1.ProfileStatus;
 import dev.memsidecar.proto.v1.ProviderInfo;
 import dev.memsidecar.proto.v1.WatchEventsRequest;
 import dev.memsidecar.proto.v1.WatchEventsResponse;
+import dev.memsidecar.proto.v1.WriteDecisionEntry;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -61,14 +64,27 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
     this.events = requireNonNull(events, "events is null");
   }
 
-  /**
-   * Transitional, until {@link SidecarServer} passes the engine's bus (then remove it): WatchEvents
-   * answers UNIMPLEMENTED.
-   */
-  AdminGrpcService(MemoryEngine engine, String version) {
-    this.engine = requireNonNull(engine, "engine is null");
-    this.version = requireNonNull(version, "version is null");
-    this.events = null;
+  @Override
+  public void listWriteDecisions(
+      ListWriteDecisionsRequest req, StreamObserver<ListWriteDecisionsResponse> out) {
+    MemoryEngine.DecisionPage page =
+        engine.writeDecisions(
+            ProtoMapping.scope(req.getScope()),
+            req.getRunId(),
+            ProtoMapping.outcome(req.getOutcome()),
+            req.getPageSize(),
+            req.getPageToken());
+    ListWriteDecisionsResponse.Builder res =
+        ListWriteDecisionsResponse.newBuilder().setNextPageToken(page.nextPageToken());
+    for (DecisionEntry e : page.entries()) {
+      res.addDecisions(
+          WriteDecisionEntry.newBuilder()
+              .setRunId(e.runId())
+              .setTime(ProtoMapping.timestamp(e.time()))
+              .setDecision(ProtoMapping.decision(e.decision())));
+    }
+    out.onNext(res.build());
+    out.onCompleted();
   }
 
   @Override
@@ -110,9 +126,6 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
 
   @Override
   public void watchEvents(WatchEventsRequest req, StreamObserver<WatchEventsResponse> observer) {
-    if (events == null) {
-      throw MemoryException.unsupported("WatchEvents is not available in this server");
-    }
     EventStream stream = new EventStream((ServerCallStreamObserver<WatchEventsResponse>) observer);
     // Throws INVALID_ARGUMENT for a bad scope or bad types, before the stream starts.
     Watch watch =

@@ -7,6 +7,14 @@ import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.MemoryPage;
 import dev.memsidecar.core.RememberInput;
 import dev.memsidecar.core.SearchInput;
+import dev.memsidecar.core.run.BeginRunInput;
+import dev.memsidecar.core.run.EndRunInput;
+import dev.memsidecar.core.run.EndRunResult;
+import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.proto.v1.BeginRunRequest;
+import dev.memsidecar.proto.v1.BeginRunResponse;
+import dev.memsidecar.proto.v1.EndRunRequest;
+import dev.memsidecar.proto.v1.EndRunResponse;
 import dev.memsidecar.proto.v1.ForgetMemoryRequest;
 import dev.memsidecar.proto.v1.ForgetMemoryResponse;
 import dev.memsidecar.proto.v1.GetMemoryRequest;
@@ -22,13 +30,45 @@ import io.grpc.stub.StreamObserver;
 
 /**
  * memsidecar.v1.MemoryService: proto in, engine call, proto out. Errors propagate to {@link
- * StatusMapping}. BeginRun and EndRun answer UNIMPLEMENTED until they are built.
+ * StatusMapping}.
  */
 final class MemoryGrpcService extends MemoryServiceGrpc.MemoryServiceImplBase {
   private final MemoryEngine engine;
 
   MemoryGrpcService(MemoryEngine engine) {
     this.engine = requireNonNull(engine, "engine is null");
+  }
+
+  @Override
+  public void beginRun(BeginRunRequest req, StreamObserver<BeginRunResponse> out) {
+    RunSnapshot snapshot =
+        engine.beginRun(
+            new BeginRunInput(
+                ProtoMapping.scope(req.getScope()),
+                req.getRunId(),
+                req.getInput(),
+                req.getToolsList(),
+                req.getTopK(),
+                req.getMetadataMap()),
+            ProtoMapping.options(req.getMetadataMap()));
+    out.onNext(ProtoMapping.beginRun(snapshot));
+    out.onCompleted();
+  }
+
+  @Override
+  public void endRun(EndRunRequest req, StreamObserver<EndRunResponse> out) {
+    EndRunResult result =
+        engine.endRun(
+            new EndRunInput(
+                ProtoMapping.scope(req.getScope()),
+                req.getRunId(),
+                req.getInput(),
+                req.getOutput(),
+                ProtoMapping.toolCalls(req.getToolCallsList()),
+                req.getMetadataMap()),
+            ProtoMapping.options(req.getMetadataMap()));
+    out.onNext(ProtoMapping.endRun(result));
+    out.onCompleted();
   }
 
   @Override

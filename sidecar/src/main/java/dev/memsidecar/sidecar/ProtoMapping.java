@@ -1,18 +1,24 @@
 package dev.memsidecar.sidecar;
 
 import com.google.protobuf.Timestamp;
+import dev.memsidecar.api.GateScores;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
-import dev.memsidecar.api.GateScores;
 import dev.memsidecar.core.MemoryHit;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.StoredMemory;
 import dev.memsidecar.core.WriteDecision;
+import dev.memsidecar.core.run.EndRunResult;
+import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.proto.v1.BeginRunResponse;
+import dev.memsidecar.proto.v1.EndRunResponse;
 import dev.memsidecar.proto.v1.Memory;
 import dev.memsidecar.proto.v1.MemoryKind;
 import dev.memsidecar.proto.v1.MemoryStatus;
+import dev.memsidecar.proto.v1.PromptSection;
 import dev.memsidecar.proto.v1.SearchHit;
+import dev.memsidecar.proto.v1.ToolCall;
 import dev.memsidecar.proto.v1.Validity;
 import dev.memsidecar.proto.v1.WriteOutcome;
 import io.grpc.Context;
@@ -157,6 +163,51 @@ final class ProtoMapping {
         .setScores(scores(d.scores()))
         .setReason(d.reason())
         .build();
+  }
+
+  /** The outcome a ListWriteDecisions filter names, or null for UNSPECIFIED (all). */
+  static WriteDecision.Outcome outcome(WriteOutcome outcome) {
+    return switch (outcome) {
+      case WRITE_OUTCOME_UNSPECIFIED -> null;
+      case WRITE_OUTCOME_STORED -> WriteDecision.Outcome.STORED;
+      case WRITE_OUTCOME_MERGED -> WriteDecision.Outcome.MERGED;
+      case WRITE_OUTCOME_REJECTED -> WriteDecision.Outcome.REJECTED;
+      case UNRECOGNIZED ->
+          throw MemoryException.invalidArgument("outcome", "outcome is not a WriteOutcome");
+    };
+  }
+
+  static List<dev.memsidecar.api.ToolCall> toolCalls(List<ToolCall> calls) {
+    return calls.stream()
+        .map(
+            c ->
+                new dev.memsidecar.api.ToolCall(
+                    c.getToolName(), c.getOk(), c.getErrorCategory(), c.getErrorMessage()))
+        .toList();
+  }
+
+  static BeginRunResponse beginRun(RunSnapshot s) {
+    BeginRunResponse.Builder b =
+        BeginRunResponse.newBuilder()
+            .setRunId(s.runId())
+            .setSnapshotId(s.snapshotId())
+            .addAllMemoryFilePaths(s.memoryFilePaths());
+    for (RunSnapshot.Section section : s.sections()) {
+      b.addSections(
+          PromptSection.newBuilder()
+              .setId(section.id())
+              .setTitle(section.title())
+              .setBody(section.body()));
+    }
+    s.recalled().forEach(h -> b.addRecalled(hit(h)));
+    return b.build();
+  }
+
+  static EndRunResponse endRun(EndRunResult r) {
+    EndRunResponse.Builder b =
+        EndRunResponse.newBuilder().setRunId(r.runId()).setWritten(r.written());
+    r.decisions().forEach(d -> b.addDecisions(decision(d)));
+    return b.build();
   }
 
   static Timestamp timestamp(Instant t) {

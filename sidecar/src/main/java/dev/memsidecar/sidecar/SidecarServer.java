@@ -59,7 +59,7 @@ public final class SidecarServer {
     List<BindableService> services =
         List.of(
             new MemoryGrpcService(engine),
-            new AdminGrpcService(engine, version),
+            new AdminGrpcService(engine, version, engine.events()),
             new MemoryFileGrpcService(engine.files()),
             // Not built yet: listed by reflection, every method answers UNIMPLEMENTED.
             new ToolRuleServiceGrpc.ToolRuleServiceImplBase() {});
@@ -127,6 +127,8 @@ public final class SidecarServer {
       return;
     }
     health.enterTerminalState();
+    // Ends the WatchEvents streams, which would otherwise hold the shutdown for the whole grace.
+    engine.events().close();
     server.shutdown();
     try {
       if (!server.awaitTermination(graceMillis, TimeUnit.MILLISECONDS)) {

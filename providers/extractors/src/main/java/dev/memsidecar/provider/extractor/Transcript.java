@@ -1,0 +1,329 @@
+package dev.memsidecar.provider.extractor;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A run's text as turns: {@code Speaker: text} lines (a line without a speaker continues the turn
+ * before it), an optional header line such as {@code [session date: 1:56 pm on 8 May, 2023]}. Text
+ * that is not a conversation is one turn in the default voice (the user's for input, the agent's
+ * for output). Immutable.
+ *
+ * <p>A line counts as a speaker line when its label is a name (1..3 capitalised words, or 1..4 Han
+ * characters) and either one label heads two or more lines, the text has a session header or date,
+ * or the label is a role ({@code User}, {@code Assistant}, {@code 用户}, {@code 助手}, ...), so a lone
+ * {@code Note: ...} line stays text.
+ *
+ * @param turns the turns in order
+ * @param sessionDate the header's date text, or null
+ */
+record Transcript(List<Turn> turns, String sessionDate) {
+
+  /** Who speaks a turn. */
+  enum Role {
+    /** The user of an agent run (no name, or {@code User}). */
+    USER,
+    /** A named person of a conversation. */
+    PERSON,
+    /** The agent (the run's output, or {@code Assistant}). */
+    AGENT
+  }
+
+  /**
+   * One turn.
+   *
+   * @param role who speaks
+   * @param speaker the name to write instead of "I" (the name, or "the user"/"用户" for the user)
+   * @param text what was said
+   * @param raw the turn as given, for evidence
+   */
+  record Turn(Role role, String speaker, String text, String raw) {}
+
+  private static final Pattern HEADER =
+      Pattern.compile(
+          "(?i)^\\s*\\[\\s*(?:session[ _]?date|date|time|session["
+              + " _]?time|日期|时间)\\s*[:：=]\\s*(.+?)\\s*\\]\\s*$");
+  private static final Pattern BARE_HEADER =
+      Pattern.compile("^\\s*\\[\\s*([^\\[\\]]{6,60})\\s*\\]\\s*$");
+  private static final Pattern SPEAKER_LINE =
+      Pattern.compile(
+          "^\\s*(?:\\*\\*)?([\\p{Lu}][\\p{L}\\p{M}'.-]*(?: [\\p{Lu}\\d][\\p{L}\\p{M}\\d'.-]*){0,2}"
+              + "|[\\p{IsHan}]{1,4}|[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Aa]gent|[Bb]ot|[Ss]ystem)"
+              + "(?:\\*\\*)?\\s*[:：]\\s*(.*)$");
+
+  private static final Set<String> USER_ROLES = Set.of("user", "human", "me", "用户", "我", "客户");
+  private static final Set<String> AGENT_ROLES =
+      Set.of("assistant", "ai", "agent", "bot", "system", "model", "助手", "系统", "机器人", "智能体");
+  private static final Set<String> NOT_NAMES =
+      Lexicon.words(
+          "note",
+          "notes",
+          "error",
+          "warning",
+          "warn",
+          "info",
+          "example",
+          "usage",
+          "step",
+          "output",
+          "input",
+          "command",
+          "commands",
+          "tip",
+          "todo",
+          "correction",
+          "update",
+          "answer",
+          "question",
+          "reason",
+          "summary",
+          "remember",
+          "important",
+          "hint",
+          "result",
+          "fix",
+          "cause",
+          "solution",
+          "ps",
+          "edit",
+          "source",
+          "title",
+          "subject",
+          "date",
+          "time",
+          "re",
+          "fwd",
+          "nb",
+          "fyi",
+          "btw",
+          "goal",
+          "plan",
+          "status",
+          "description",
+          "steps",
+          "name",
+          "email",
+          "phone",
+          "address",
+          "location",
+          "version",
+          "url",
+          "host",
+          "port",
+          "path",
+          "file",
+          "branch",
+          "repo",
+          "repository",
+          "problem",
+          "context",
+          "task",
+          "request",
+          "response",
+          "query",
+          "q",
+          "a",
+          "caution",
+          "danger",
+          "also",
+          "then",
+          "first",
+          "next",
+          "finally",
+          "update",
+          "deadline",
+          "owner",
+          "contact",
+          "reminder",
+          "memo",
+          "todo",
+          "done",
+          "why",
+          "how",
+          "what",
+          "when",
+          "where",
+          "who",
+          "example",
+          "see",
+          "ok",
+          "okay",
+          "yes",
+          "no",
+          "注意",
+          "注",
+          "提示",
+          "错误",
+          "警告",
+          "示例",
+          "例如",
+          "步骤",
+          "输出",
+          "输入",
+          "命令",
+          "结果",
+          "原因",
+          "总结",
+          "问题",
+          "答案",
+          "更正",
+          "记住",
+          "备注",
+          "说明",
+          "版本",
+          "地址",
+          "邮箱",
+          "电话",
+          "时间",
+          "日期",
+          "目标",
+          "计划",
+          "状态",
+          "描述",
+          "名字",
+          "姓名",
+          "原因",
+          "比如",
+          "另外",
+          "其实",
+          "但是",
+          "不过",
+          "所以",
+          "然后",
+          "首先",
+          "最后",
+          "补充");
+
+  /**
+   * The turns of {@code text}.
+   *
+   * @param defaultRole the role of text without a speaker (USER for input, AGENT for output)
+   * @param conversationHint whether the request says it is a conversation (a session date in its
+   *     metadata), which lets a single speaker line count
+   */
+  static Transcript parse(String text, Role defaultRole, boolean conversationHint) {
+    String[] lines = text.replace("\r\n", "\n").replace('\r', '\n').split("\n", -1);
+    String header = null;
+    List<String> body = new ArrayList<>();
+    for (String line : lines) {
+      Matcher h = HEADER.matcher(line);
+      if (h.matches()) {
+        if (header == null) {
+          header = h.group(1);
+        }
+        continue;
+      }
+      Matcher b = BARE_HEADER.matcher(line);
+      if (header == null
+          && b.matches()
+          && DatePhrases.parseSessionDate(b.group(1), java.time.ZoneOffset.UTC) != null) {
+        header = b.group(1);
+        continue;
+      }
+      body.add(line);
+    }
+    // Which lines are speaker lines, by the rules in the class Javadoc.
+    Map<Integer, Matcher> candidates = new HashMap<>();
+    Map<String, Integer> labels = new HashMap<>();
+    int speakerLines = 0;
+    boolean roleSeen = false;
+    boolean inFence = false;
+    for (int i = 0; i < body.size(); i++) {
+      String line = body.get(i);
+      if (line.strip().startsWith("```")) {
+        inFence = !inFence;
+        continue;
+      }
+      if (inFence) {
+        continue;
+      }
+      Matcher m = SPEAKER_LINE.matcher(line);
+      if (!m.matches() || m.group(2).isBlank()) {
+        continue;
+      }
+      String label = m.group(1).strip();
+      String key = label.toLowerCase(Locale.ROOT);
+      if (USER_ROLES.contains(key) || AGENT_ROLES.contains(key)) {
+        roleSeen = true;
+      } else if (NOT_NAMES.contains(key) || NOT_NAMES.contains(key.split(" ")[0])) {
+        continue;
+      }
+      candidates.put(i, m);
+      labels.merge(label, 1, Integer::sum);
+      speakerLines++;
+    }
+    boolean repeated = labels.values().stream().anyMatch(n -> n >= 2);
+    boolean conversation =
+        roleSeen || repeated || (speakerLines >= 1 && (header != null || conversationHint));
+    List<Turn> turns = new ArrayList<>();
+    Role role = defaultRole;
+    String speaker = null;
+    StringBuilder current = new StringBuilder();
+    StringBuilder raw = new StringBuilder();
+    for (int i = 0; i < body.size(); i++) {
+      String line = body.get(i);
+      Matcher m = conversation ? candidates.get(i) : null;
+      if (m != null) {
+        flush(turns, role, speaker, current, raw);
+        String label = m.group(1).strip();
+        String key = label.toLowerCase(Locale.ROOT);
+        if (USER_ROLES.contains(key)) {
+          role = Role.USER;
+          speaker = null;
+        } else if (AGENT_ROLES.contains(key)) {
+          role = Role.AGENT;
+          speaker = null;
+        } else {
+          role = Role.PERSON;
+          speaker = label;
+        }
+        current.append(m.group(2));
+        raw.append(line.strip());
+      } else {
+        if (!current.isEmpty() || !line.isBlank()) {
+          if (!raw.isEmpty()) {
+            current.append('\n');
+            raw.append('\n');
+          }
+          current.append(line);
+          raw.append(line);
+        }
+      }
+    }
+    flush(turns, role, speaker, current, raw);
+    return new Transcript(List.copyOf(turns), header);
+  }
+
+  private static void flush(
+      List<Turn> turns, Role role, String speaker, StringBuilder text, StringBuilder raw) {
+    String t = text.toString().strip();
+    if (!t.isEmpty()) {
+      String name = speaker;
+      if (name == null) {
+        boolean zh = Language.isChinese(t);
+        name = role == Role.AGENT ? (zh ? "助手" : "the agent") : (zh ? "用户" : "the user");
+      }
+      turns.add(new Turn(role, name, t, raw.toString().strip()));
+    }
+    text.setLength(0);
+    raw.setLength(0);
+  }
+
+  /** The distinct named speakers, in order of appearance. */
+  List<String> people() {
+    Set<String> out = new LinkedHashSet<>();
+    for (Turn t : turns) {
+      if (t.role() == Role.PERSON) {
+        out.add(t.speaker());
+      }
+    }
+    return List.copyOf(out);
+  }
+}

@@ -1,0 +1,510 @@
+package dev.memsidecar.provider.extractor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memsidecar.api.ExtractionRequest;
+import dev.memsidecar.api.ExtractorProvider;
+import dev.memsidecar.api.MemoryCandidate;
+import dev.memsidecar.api.MemoryCandidate.Owner;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryKind;
+import dev.memsidecar.api.Settings;
+import dev.memsidecar.api.Validity;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class TestRulesExtractor {
+  private static final Instant NOW = Instant.parse("2024-01-01T10:00:00Z");
+
+  private final RulesExtractor rules = new RulesExtractor();
+
+  private List<MemoryCandidate> extract(String input) {
+    return extract(input, "", Map.of());
+  }
+
+  private List<MemoryCandidate> extract(String input, String output, Map<String, String> metadata) {
+    return rules.extract(
+        new ExtractionRequest(
+            "run-1", input, output, List.of(), metadata, List.of(), NOW, ZoneOffset.UTC));
+  }
+
+  private static MemoryCandidate only(List<MemoryCandidate> candidates) {
+    assertEquals(1, candidates.size(), () -> "expected one candidate: " + contents(candidates));
+    return candidates.get(0);
+  }
+
+  private static List<String> contents(List<MemoryCandidate> candidates) {
+    return candidates.stream().map(MemoryCandidate::content).toList();
+  }
+
+  private static void assertStored(MemoryCandidate c) {
+    assertTrue(c.scores().weighted() >= 7.0f, () -> c.content() + " scored " + c.scores());
+  }
+
+  // --- explicit
+  // -----------------------------------------------------------------------------------
+
+  @Test
+  void rememberInstructionKeepsWhatToRememberAsExplicit() {
+    MemoryCandidate c = only(extract("Please remember that the deploy day is Thursday."));
+    assertEquals("The deploy day is Thursday.", c.content());
+    assertTrue(c.explicit());
+    assertTrue(c.tags().contains("explicit"));
+    assertEquals(Owner.WORKSPACE, c.owner());
+    assertTrue(c.reason().startsWith("rule explicit:"), c.reason());
+  }
+
+  @Test
+  void rememberAboutTheUserIsTheUsersMemoryInTheThirdPerson() {
+    MemoryCandidate c = only(extract("Remember: my favourite editor is vim"));
+    assertEquals("The user's favourite editor is vim.", c.content());
+    assertEquals(Owner.USER, c.owner());
+    assertTrue(c.explicit());
+    assertTrue(c.tags().contains("preference"));
+  }
+
+  @Test
+  void chineseRememberInstructionIsExplicit() {
+    MemoryCandidate c = only(extract("请记住：部署日是周四。"));
+    assertEquals("部署日是周四。", c.content());
+    assertTrue(c.explicit());
+    MemoryCandidate mine = only(extract("记住我的生日是5月3日"));
+    assertEquals("用户的生日是5月3日。", mine.content());
+    assertEquals(Owner.USER, mine.owner());
+  }
+
+  @Test
+  void sentinelTokenTaughtExplicitlyGoesToTheWorkspace() {
+    MemoryCandidate c =
+        only(extract("Please remember that the EasyNet sentinel is EASYNET_USER_MEMORY_9137."));
+    assertEquals("The EasyNet sentinel is EASYNET_USER_MEMORY_9137.", c.content());
+    assertEquals(Owner.WORKSPACE, c.owner());
+    assertEquals(MemoryKind.SEMANTIC, c.kind());
+  }
+
+  // --- preferences and identity
+  // -------------------------------------------------------------------
+
+  @Test
+  void preferencesAreTheUsersSemanticMemories() {
+    for (String input :
+        List.of(
+            "I prefer tabs over spaces.",
+            "I really like short answers with code samples.",
+            "I don't like long meetings.",
+            "My favourite language is Kotlin.")) {
+      MemoryCandidate c = only(extract(input));
+      assertEquals(MemoryKind.SEMANTIC, c.kind(), input);
+      assertEquals(Owner.USER, c.owner(), input);
+      assertTrue(c.tags().contains("preference"), input);
+      assertStored(c);
+    }
+    assertEquals(
+        "The user prefers tabs over spaces.",
+        only(extract("I prefer tabs over spaces.")).content());
+    assertEquals(
+        "The user doesn't like long meetings.",
+        only(extract("I don't like long meetings.")).content());
+  }
+
+  @Test
+  void chinesePreferences() {
+    MemoryCandidate c = only(extract("我喜欢川菜，不喜欢甜食。"));
+    assertEquals("用户喜欢川菜，不喜欢甜食。", c.content());
+    assertTrue(c.tags().contains("preference"));
+    assertEquals(Owner.USER, c.owner());
+    assertStored(c);
+    assertTrue(only(extract("我更喜欢用深色主题。")).tags().contains("preference"));
+  }
+
+  @Test
+  void identityFacts() {
+    MemoryCandidate c =
+        only(extract("My name is Alice and I work at Acme as a data engineer. I live in Berlin."));
+    assertEquals(
+        "The user's name is Alice and the user works at Acme as a data engineer. The user lives in"
+            + " Berlin.",
+        c.content());
+    assertTrue(c.tags().contains("identity"));
+    assertEquals(MemoryKind.SEMANTIC, c.kind());
+    assertStored(c);
+    MemoryCandidate nurse = only(extract("I'm a nurse."));
+    assertEquals("The user is a nurse.", nurse.content());
+    assertStored(nurse);
+    MemoryCandidate zh = only(extract("我叫李雷，我在腾讯工作。"));
+    assertEquals("用户叫李雷，用户在腾讯工作。", zh.content());
+    assertTrue(zh.tags().contains("identity"));
+    assertStored(zh);
+  }
+
+  // --- procedures
+  // ---------------------------------------------------------------------------------
+
+  @Test
+  void commandsAreWorkspaceProceduresKeptVerbatim() {
+    MemoryCandidate deploy = only(extract("To deploy, run `npm run deploy:prod`."));
+    assertEquals("To deploy, run `npm run deploy:prod`.", deploy.content());
+    assertEquals(MemoryKind.PROCEDURAL, deploy.kind());
+    assertEquals(Owner.WORKSPACE, deploy.owner());
+    assertTrue(deploy.tags().contains("procedure"));
+    assertStored(deploy);
+
+    MemoryCandidate before = only(extract("Always run mvn -pl core test before pushing."));
+    assertEquals("Always run `mvn -pl core test` before pushing.", before.content());
+    assertTrue(before.reason().contains("mvn -pl core test"), before.reason());
+
+    MemoryCandidate rules = only(extract("Before merging, run npm run check:rules"));
+    assertTrue(rules.content().contains("`npm run check:rules`"), rules.content());
+
+    MemoryCandidate kube =
+        only(extract("Restart the API with kubectl rollout restart deploy/api -n prod."));
+    assertTrue(
+        kube.content().contains("`kubectl rollout restart deploy/api -n prod`"), kube.content());
+  }
+
+  @Test
+  void chineseProcedures() {
+    MemoryCandidate c = only(extract("先运行 npm test 再提交代码。"));
+    assertEquals("先运行 `npm test` 再提交代码。", c.content());
+    assertEquals(MemoryKind.PROCEDURAL, c.kind());
+    assertEquals(Owner.WORKSPACE, c.owner());
+    MemoryCandidate steps = only(extract("发布前先跑集成测试，然后再打标签。"));
+    assertEquals(MemoryKind.PROCEDURAL, steps.kind());
+  }
+
+  @Test
+  void everydayWordsAreNotCommands() {
+    for (MemoryCandidate c :
+        extract("I just got a new bike and I make sure to ride it every day.")) {
+      assertEquals(MemoryKind.EPISODIC, c.kind(), c.content());
+    }
+  }
+
+  // --- corrections
+  // --------------------------------------------------------------------------------
+
+  @Test
+  void correctionStatesTheCorrectedFactAndDropsTheWrongOne() {
+    MemoryCandidate c = only(extract("The deploy day is Tuesday.\nNo, it's Thursday."));
+    assertEquals("The deploy day is Thursday.", c.content());
+    assertTrue(c.tags().contains("correction"));
+    assertEquals(9f, c.scores().credibility());
+    assertStored(c);
+
+    MemoryCandidate actually =
+        only(extract("Actually, the staging database is db-staging.internal:5432."));
+    assertEquals("The staging database is db-staging.internal:5432.", actually.content());
+    assertTrue(actually.tags().contains("correction"));
+  }
+
+  @Test
+  void chineseCorrections() {
+    MemoryCandidate c = only(extract("部署日是周二。不对，是周四。"));
+    assertEquals("部署日是周四。", c.content());
+    assertTrue(c.tags().contains("correction"));
+    MemoryCandidate coffee = only(extract("其实我不喝咖啡，只喝茶。"));
+    assertEquals("用户不喝咖啡，只喝茶。", coffee.content());
+    assertEquals(Owner.USER, coffee.owner());
+    assertTrue(coffee.tags().contains("correction"));
+  }
+
+  // --- workspace facts
+  // ----------------------------------------------------------------------------
+
+  @Test
+  void canonicalTokensMakeWorkspaceFacts() {
+    MemoryCandidate c =
+        only(
+            extract(
+                "The API lives at https://api.example.com/v2 and the admin email is"
+                    + " ops@example.com."));
+    assertEquals(MemoryKind.SEMANTIC, c.kind());
+    assertEquals(Owner.WORKSPACE, c.owner());
+    assertTrue(c.tags().contains("fact"));
+    assertStored(c);
+    MemoryCandidate zh =
+        only(extract("测试环境的地址是 https://test.example.com，令牌变量是 EASYNET_USER_MEMORY_9137。"));
+    assertEquals(Owner.WORKSPACE, zh.owner());
+    assertTrue(
+        zh.reason().contains("https://test.example.com, EASYNET_USER_MEMORY_9137"), zh.reason());
+    assertStored(zh);
+    MemoryCandidate team = only(extract("We deploy on Thursday."));
+    assertEquals("The team deploys on Thursday.", team.content());
+    assertEquals(Owner.WORKSPACE, team.owner());
+  }
+
+  // --- small talk
+  // ---------------------------------------------------------------------------------
+
+  @Test
+  void smallTalkGivesNothing() {
+    for (String input :
+        List.of(
+            "Hi! How are you?",
+            "Thanks, that's great!",
+            "Sounds fun. Talk soon!",
+            "Wow, that's so cool! Good luck!",
+            "Reply exactly with OK.",
+            "你好！谢谢！",
+            "好的，没问题。",
+            "太棒了！")) {
+      assertEquals(List.of(), contents(extract(input)), input);
+    }
+  }
+
+  @Test
+  void chitChatScoresBelowTheGate() {
+    MemoryCandidate swamped = only(extract("I'm swamped this week."));
+    assertTrue(swamped.scores().weighted() < 7.0f, () -> "scored " + swamped.scores().weighted());
+    assertEquals(Validity.SHORT_TERM, swamped.validity());
+    MemoryCandidate tired = only(extract("我今天有点累。"));
+    assertTrue(tired.scores().weighted() < 7.0f);
+  }
+
+  @Test
+  void whatOnlyHoldsNowIsShortTermButCanStillBeKept() {
+    MemoryCandidate c = only(extract("I'm on call for the payments service this week."));
+    assertEquals(Validity.SHORT_TERM, c.validity());
+    assertEquals(3f, c.scores().timeliness());
+    assertStored(c);
+  }
+
+  // --- conversations
+  // ------------------------------------------------------------------------------
+
+  @Test
+  void conversationTurnNamesItsSpeakerAndDatesItsEvents() {
+    List<MemoryCandidate> got =
+        extract(
+            "[session date: 1:56 pm on 8 May, 2023]\n"
+                + "Caroline: Hey Mel! I went to a LGBTQ support group yesterday and it was so"
+                + " powerful.\n"
+                + "Melanie: Wow, that's cool, Caroline! What happened? Did you hear any inspiring"
+                + " stories?\n"
+                + "Caroline: Thanks! Talk soon!");
+    MemoryCandidate c = only(got);
+    assertEquals(
+        "Caroline went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful."
+            + " (said on 8 May 2023)",
+        c.content());
+    assertEquals(MemoryKind.EPISODIC, c.kind());
+    assertEquals(Owner.USER, c.owner());
+    assertTrue(c.evidence().startsWith("Caroline: Hey Mel!"), c.evidence());
+    assertTrue(c.reason().startsWith("rule event:"), c.reason());
+    assertStored(c);
+  }
+
+  @Test
+  void oneCandidatePerInformativeTurn() {
+    List<MemoryCandidate> got =
+        extract(
+            "Jon: Hi Gina! I rehearsed with a small group of dancers after work. We do all kinds of"
+                + " dances, from contemporary to hip-hop. Can't wait!\n"
+                + "Gina: That's awesome, Jon! Your dancers must be so talented.\n"
+                + "Jon: Thanks! I'm opening my own dance studio in June.",
+            "",
+            Map.of("session_date", "2023-01-20"));
+    assertEquals(2, got.size(), () -> contents(got).toString());
+    assertTrue(
+        got.get(0).content().startsWith("Jon rehearsed with a small group of dancers after work."));
+    assertTrue(got.get(0).content().contains("Jon and others do all kinds of dances"));
+    assertEquals(
+        "Jon is opening Jon's own dance studio in June (June 2023). (said on 20 January 2023)",
+        got.get(1).content());
+  }
+
+  @Test
+  void secondPersonBecomesTheAddressee() {
+    MemoryCandidate c =
+        only(
+            extract(
+                "Nate: Hey Joanna, what's up?\n"
+                    + "Joanna: I finished your script notes and sent them to my agent yesterday.",
+                "",
+                Map.of("session_date", "2022-03-18")));
+    assertEquals(
+        "Joanna finished Nate's script notes and sent them to Joanna's agent yesterday (17 March"
+            + " 2022). (said on 18 March 2022)",
+        c.content());
+  }
+
+  @Test
+  void relativeDatesResolveFromTheSessionDate() {
+    Map<String, String> monday = Map.of("session_date", "19 June 2023"); // a Monday
+    assertTrue(
+        only(extract("Jon: I took a short trip to Rome last week.", "", monday))
+            .content()
+            .contains("last week (the week of 12 June 2023)"));
+    assertTrue(
+        only(extract("Jon: I'm hosting a dance competition next month.", "", monday))
+            .content()
+            .contains("next month (July 2023)"));
+    assertTrue(
+        only(extract("Jon: I'm performing at the festival this Saturday.", "", monday))
+            .content()
+            .contains("this Saturday (24 June 2023)"));
+    assertTrue(
+        only(extract("Jon: I signed the studio lease two days ago.", "", monday))
+            .content()
+            .contains("two days ago (17 June 2023)"));
+    assertTrue(
+        only(extract("Jon: I painted that sunrise last year.", "", monday))
+            .content()
+            .contains("last year (2022)"));
+  }
+
+  @Test
+  void withoutASessionDateTheRunsDayInItsZoneIsUsed() {
+    Instant at = Instant.parse("2024-01-01T02:00:00Z");
+    String input = "I went to the dentist yesterday.";
+    MemoryCandidate shanghai =
+        only(
+            rules.extract(
+                new ExtractionRequest(
+                    "r",
+                    input,
+                    "",
+                    List.of(),
+                    Map.of(),
+                    List.of(),
+                    at,
+                    ZoneId.of("Asia/Shanghai"))));
+    assertEquals("The user went to the dentist yesterday (31 December 2023).", shanghai.content());
+    MemoryCandidate losAngeles =
+        only(
+            rules.extract(
+                new ExtractionRequest(
+                    "r",
+                    input,
+                    "",
+                    List.of(),
+                    Map.of(),
+                    List.of(),
+                    at,
+                    ZoneId.of("America/Los_Angeles"))));
+    assertEquals(
+        "The user went to the dentist yesterday (30 December 2023).", losAngeles.content());
+  }
+
+  @Test
+  void chineseConversation() {
+    List<MemoryCandidate> got =
+        extract(
+            "小明：我昨天去爬山了，风景特别好。\n小红：哇，真棒！你去的哪座山？\n小明：香山，下周我还想带我妹妹去。",
+            "",
+            Map.of("session_date", "2023-05-08"));
+    assertEquals(2, got.size(), () -> contents(got).toString());
+    assertEquals("小明昨天（2023年5月7日）去爬山了，风景特别好。（说于2023年5月8日）", got.get(0).content());
+    assertTrue(got.get(1).content().contains("下周（2023年5月15日那一周）"), got.get(1).content());
+    assertEquals(MemoryKind.EPISODIC, got.get(1).kind());
+    assertTrue(got.get(1).tags().contains("plan"));
+  }
+
+  // --- the agent's output
+  // -------------------------------------------------------------------------
+
+  @Test
+  void agentOutputKeepsOnlyWhatItStatesItself() {
+    List<MemoryCandidate> echo =
+        extract(
+            "Please remember that the EasyNet sentinel is EASYNET_USER_MEMORY_9137.",
+            "I'll remember that the EasyNet sentinel is EASYNET_USER_MEMORY_9137. Memory stored."
+                + " The sentinel EASYNET_USER_MEMORY_9137 is now saved for later runs.",
+            Map.of());
+    assertEquals(1, echo.size(), () -> contents(echo).toString());
+    assertTrue(echo.get(0).explicit());
+
+    List<MemoryCandidate> answer =
+        extract(
+            "How do I run the core tests?",
+            "Run `mvn -pl core test` from the repository root. Hope that helps! Anything else?",
+            Map.of());
+    MemoryCandidate c = only(answer);
+    assertEquals("Run `mvn -pl core test` from the repository root.", c.content());
+    assertEquals(MemoryKind.PROCEDURAL, c.kind());
+    assertEquals(Owner.WORKSPACE, c.owner());
+    assertTrue(c.reason().startsWith("rule agent-procedure:"), c.reason());
+  }
+
+  @Test
+  void agentProseWithoutCommandsOrTokensIsNotKept() {
+    assertEquals(
+        List.of(),
+        extract(
+            "What is a monad?",
+            "A monad is a way to chain computations. It is very useful.",
+            Map.of()));
+  }
+
+  // --- contract
+  // -----------------------------------------------------------------------------------
+
+  @Test
+  void everyReasonNamesTheRuleThatFired() {
+    List<MemoryCandidate> all =
+        extract(
+            "Please remember that the deploy day is Thursday. I prefer dark mode. My name is Alice."
+                + " To deploy, run `npm run deploy:prod`. Actually, the staging host is"
+                + " db2.internal:5432. The sentinel is EASYNET_USER_MEMORY_9137. I went to Rome"
+                + " last week.",
+            "Run `make release VERSION=1.2.3` to tag.",
+            Map.of());
+    assertFalse(all.isEmpty());
+    Set<String> fired = new TreeSet<>();
+    for (MemoryCandidate c : all) {
+      String rule = c.reason().replaceFirst("^rule ([a-z-]+): .*$", "$1");
+      assertTrue(RulesExtractor.RULES.contains(rule), c.reason());
+      fired.add(rule);
+    }
+    assertTrue(
+        fired.containsAll(
+            Set.of("explicit", "procedure", "correction", "workspace-fact", "agent-procedure")),
+        fired.toString());
+  }
+
+  @Test
+  void sameRequestGivesTheSameCandidates() {
+    String input =
+        "[session date: 8 May 2023]\n"
+            + "Caroline: I went to a support group yesterday. I love painting!\n"
+            + "Melanie: Cool! I'm off to go swimming with the kids. Always run npm test before"
+            + " pushing.";
+    List<MemoryCandidate> first = extract(input);
+    List<MemoryCandidate> second =
+        new RulesExtractor()
+            .extract(
+                new ExtractionRequest(
+                    "run-2", input, "", List.of(), Map.of(), List.of(), NOW, ZoneOffset.UTC));
+    assertEquals(first, second);
+    assertFalse(first.isEmpty());
+  }
+
+  @Test
+  void providersAreFoundByNameAndRulesRefusesSettings() {
+    Map<String, ExtractorProvider> byName =
+        ServiceLoader.load(ExtractorProvider.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .collect(Collectors.toMap(ExtractorProvider::name, p -> p));
+    assertTrue(byName.keySet().containsAll(Set.of("rules", "openai")), byName.keySet().toString());
+    ExtractorProvider provider = byName.get("rules");
+    assertTrue(
+        provider.open(new Settings("extractor 'rules'", Map.of())) instanceof RulesExtractor);
+    MemoryException e =
+        assertThrows(
+            MemoryException.class,
+            () -> provider.open(new Settings("extractor 'rules'", Map.of("model", "x"))));
+    assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
+    assertTrue(e.getMessage().contains("model"), e.getMessage());
+  }
+}
