@@ -42,6 +42,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -227,9 +228,9 @@ public final class RunService {
   static String runtimeContext(Instant now, ZoneId zone) {
     ZonedDateTime local = now.atZone(zone);
     return "- UTC time: "
-        + DateTimeFormatter.ISO_INSTANT.format(now)
+        + DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS))
         + "\n- Local time: "
-        + LOCAL.format(local)
+        + LOCAL.format(local.truncatedTo(ChronoUnit.SECONDS))
         + "\n- Time zone: "
         + zone.getId()
         + " (UTC"

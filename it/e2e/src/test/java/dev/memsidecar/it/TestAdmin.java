@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.CheckToolCallRequest;
 import dev.memsidecar.proto.v1.DeleteToolRuleRequest;
-import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.ExportToolRulesRequest;
 import dev.memsidecar.proto.v1.Flags;
 import dev.memsidecar.proto.v1.GetStatusRequest;
@@ -22,7 +20,6 @@ import dev.memsidecar.proto.v1.ProfileStatus;
 import dev.memsidecar.proto.v1.PutToolRuleRequest;
 import dev.memsidecar.proto.v1.RenderToolRulesRequest;
 import dev.memsidecar.proto.v1.Scope;
-import dev.memsidecar.proto.v1.WatchEventsRequest;
 import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
@@ -183,24 +180,6 @@ class TestAdmin {
   static Stream<Named<Executable>> unbuiltMethods() {
     return Stream.of(
         call(
-            "MemoryService.BeginRun",
-            () ->
-                defaults
-                    .memory()
-                    .beginRun(
-                        BeginRunRequest.newBuilder().setScope(SCOPE).setInput("hello").build())),
-        call(
-            "MemoryService.EndRun",
-            () ->
-                defaults
-                    .memory()
-                    .endRun(
-                        EndRunRequest.newBuilder()
-                            .setScope(SCOPE)
-                            .setInput("hi")
-                            .setOutput("hello")
-                            .build())),
-        call(
             "ToolRuleService.PutToolRule",
             () ->
                 defaults
@@ -266,14 +245,7 @@ class TestAdmin {
                         GetToolStatsRequest.newBuilder()
                             .setScope(SCOPE)
                             .setToolName("email")
-                            .build())),
-        call(
-            "AdminService.WatchEvents",
-            () ->
-                defaults
-                    .admin()
-                    .watchEvents(WatchEventsRequest.newBuilder().setScope(SCOPE).build())
-                    .hasNext()));
+                            .build())));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -44,9 +44,10 @@ import java.util.regex.Pattern;
  *   <li>the informative statements of a turn ({@code identity}: "my name is", "I am a ...", "I work
  *       at", "I live in", "我叫", "我是", "我在...工作"; {@code preference}: "I prefer", "I like", "I
  *       hate", "my favourite", "我喜欢", "我不喜欢"; {@code event}: something done or dated; {@code plan}:
- *       something intended; {@code statement}: anything else with substance) — joined into ONE
- *       candidate per turn, owned by the user (or, in an agent run, by the workspace when nobody in
- *       it is the speaker).
+ *       something intended; {@code statement}: anything else with substance) — in a conversation
+ *       between named people joined into ONE candidate per turn (far fewer records than turns), in
+ *       an agent run one candidate per statement; owned by the user (or, in an agent run, by the
+ *       workspace when nobody in it is the speaker).
  * </ol>
  *
  * Small talk is dropped: greetings, thanks, goodbyes, questions, reactions ("That's great!",
@@ -351,7 +352,14 @@ public final class RulesExtractor implements Extractor {
       }
       context = raw;
     }
-    if (!kept.isEmpty() || named && !attachments.isEmpty()) {
+    if (!named) {
+      // An agent's user states few facts at a time, each worth its own record: a preference, the
+      // user's job and a plan dedupe, supersede and recall apart.
+      for (Statement s : kept) {
+        turnCandidate(run, turn, List.of(s), List.of(), droppedDates, sentences.size());
+      }
+    } else if (!kept.isEmpty() || !attachments.isEmpty()) {
+      // A conversation between people: one record per turn keeps far fewer records than turns.
       turnCandidate(run, turn, kept, attachments, droppedDates, sentences.size());
     }
   }

@@ -130,15 +130,19 @@ class TestRulesExtractor {
 
   @Test
   void identityFacts() {
-    MemoryCandidate c =
-        only(extract("My name is Alice and I work at Acme as a data engineer. I live in Berlin."));
+    // An agent's user: one candidate per statement, so each fact dedupes and supersedes apart.
+    List<MemoryCandidate> two =
+        extract("My name is Alice and I work at Acme as a data engineer. I live in Berlin.");
     assertEquals(
-        "The user's name is Alice and the user works at Acme as a data engineer. The user lives in"
-            + " Berlin.",
-        c.content());
-    assertTrue(c.tags().contains("identity"));
-    assertEquals(MemoryKind.SEMANTIC, c.kind());
-    assertStored(c);
+        List.of(
+            "The user's name is Alice and the user works at Acme as a data engineer.",
+            "The user lives in Berlin."),
+        contents(two));
+    for (MemoryCandidate c : two) {
+      assertTrue(c.tags().contains("identity"));
+      assertEquals(MemoryKind.SEMANTIC, c.kind());
+      assertStored(c);
+    }
     MemoryCandidate nurse = only(extract("I'm a nurse."));
     assertEquals("The user is a nurse.", nurse.content());
     assertStored(nurse);
