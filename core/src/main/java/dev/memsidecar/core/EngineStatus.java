@@ -12,13 +12,15 @@ import java.util.Map;
  * @param flags the four flags
  * @param embedder the embedder's name
  * @param plugins the plugins loaded from the plugins folder
+ * @param extractor the extractor EndRun uses
  */
 public record EngineStatus(
     List<ProviderStatus> providers,
     List<ProfileStatus> profiles,
     Flags flags,
     String embedder,
-    List<String> plugins) {
+    List<String> plugins,
+    String extractor) {
 
   /**
    * One provider.

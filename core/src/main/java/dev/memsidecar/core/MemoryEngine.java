@@ -297,7 +297,8 @@ public final class MemoryEngine implements AutoCloseable {
                         e.source(),
                         e.service().details()))
             .toList();
-    return new EngineStatus(found, list, access.flags(), embedder.name(), plugins.names());
+    return new EngineStatus(
+        found, list, access.flags(), embedder.name(), plugins.names(), runs.extractor());
   }
 
   /** Ends every watch, closes every store and the control store, then the plugins' loaders. */

@@ -140,6 +140,11 @@ public final class RunService {
     return config;
   }
 
+  /** The name of the extractor EndRun uses. */
+  public String extractor() {
+    return extractors.name();
+  }
+
   /** The audit and the run results. */
   public ControlStore control() {
     return control;

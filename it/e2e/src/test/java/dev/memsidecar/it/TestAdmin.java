@@ -90,6 +90,7 @@ class TestAdmin {
   void statusReportsVersionProvidersDefaultProfilesAndFlags() {
     GetStatusResponse status = defaults.admin().getStatus(GetStatusRequest.getDefaultInstance());
     assertFalse(status.getVersion().isBlank(), "version");
+    assertEquals("rules", status.getExtractor(), status::toString);
     assertTrue(status.getProvidersList().contains(PROVIDER), status::toString);
     assertTrue(
         status.getProfilesList().contains(profile("workspace", "workspace", true)),
