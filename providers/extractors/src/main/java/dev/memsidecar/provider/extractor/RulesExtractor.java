@@ -154,7 +154,9 @@ public final class RulesExtractor implements Extractor {
     boolean dated =
         SESSION_DATE_KEYS.stream().anyMatch(k -> !request.metadata().getOrDefault(k, "").isBlank());
     Transcript input = Transcript.parse(request.input(), Role.USER, dated);
-    Transcript output = Transcript.parse(request.output(), Role.AGENT, false);
+    // The output of a conversation's run may be the other person's turn ("Melanie: ...").
+    Transcript output =
+        Transcript.parse(request.output(), Role.AGENT, dated || !input.people().isEmpty());
     LocalDate day = sessionDay(request, input);
     boolean sessionDated = dated || (input.sessionDate() != null && day != null);
     if (day == null) {
@@ -173,8 +175,17 @@ public final class RulesExtractor implements Extractor {
       }
     }
     Set<String> inputWords = new HashSet<>(Terms.keywords(request.input()));
-    for (Turn turn : output.turns()) {
-      agentTurn(run, turn, inputWords);
+    List<Turn> all = new ArrayList<>(turns);
+    all.addAll(output.turns());
+    List<String> everyone = new ArrayList<>(people);
+    output.people().stream().filter(p -> !everyone.contains(p)).forEach(everyone::add);
+    for (int i = turns.size(); i < all.size(); i++) {
+      Turn turn = all.get(i);
+      if (turn.role() == Role.PERSON) {
+        humanTurn(run, turn, addressee(all, i, everyone), i > 0 ? all.get(i - 1).text() : "");
+      } else {
+        agentTurn(run, turn, inputWords);
+      }
     }
     return List.copyOf(run.out);
   }

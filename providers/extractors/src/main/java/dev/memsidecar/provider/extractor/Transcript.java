@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  *
  * <p>A line counts as a speaker line when its label is a name (1..3 capitalised words, or 1..4 Han
  * characters) and either one label heads two or more lines, the text has a session header or date,
- * or the label is a role ({@code User}, {@code Assistant}, {@code 用户}, {@code 助手}, ...), so a lone
- * {@code Note: ...} line stays text.
+ * the request is a conversation (a session date, or people speaking in the input), a speaker line
+ * speaks in the first person ({@code Caroline: I went ...}), or the label is a role ({@code User},
+ * {@code Assistant}, {@code 用户}, {@code 助手}, ...), so a lone {@code Note: ...} line stays text.
  *
  * @param turns the turns in order
  * @param sessionDate the header's date text, or null
@@ -57,6 +58,10 @@ record Transcript(List<Turn> turns, String sessionDate) {
           "^\\s*(?:\\*\\*)?([\\p{Lu}][\\p{L}\\p{M}'.-]*(?: [\\p{Lu}\\d][\\p{L}\\p{M}\\d'.-]*){0,2}"
               + "|[\\p{IsHan}]{1,4}|[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Aa]gent|[Bb]ot|[Ss]ystem)"
               + "(?:\\*\\*)?\\s*[:：]\\s*(.*)$");
+
+  /** A person speaking of themselves: a lone {@code Caroline: I went ...} line is a turn. */
+  private static final Pattern FIRST_PERSON =
+      Pattern.compile("(?i)\\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|our)\\b|我");
 
   private static final Set<String> USER_ROLES = Set.of("user", "human", "me", "用户", "我", "客户");
   private static final Set<String> AGENT_ROLES =
@@ -234,6 +239,7 @@ record Transcript(List<Turn> turns, String sessionDate) {
     Map<String, Integer> labels = new HashMap<>();
     int speakerLines = 0;
     boolean roleSeen = false;
+    boolean firstPerson = false;
     boolean inFence = false;
     for (int i = 0; i < body.size(); i++) {
       String line = body.get(i);
@@ -258,10 +264,13 @@ record Transcript(List<Turn> turns, String sessionDate) {
       candidates.put(i, m);
       labels.merge(label, 1, Integer::sum);
       speakerLines++;
+      firstPerson |= FIRST_PERSON.matcher(m.group(2)).find();
     }
     boolean repeated = labels.values().stream().anyMatch(n -> n >= 2);
     boolean conversation =
-        roleSeen || repeated || (speakerLines >= 1 && (header != null || conversationHint));
+        roleSeen
+            || repeated
+            || (speakerLines >= 1 && (header != null || conversationHint || firstPerson));
     List<Turn> turns = new ArrayList<>();
     Role role = defaultRole;
     String speaker = null;

@@ -56,6 +56,23 @@ class TestRulesExtractor {
   // -----------------------------------------------------------------------------------
 
   @Test
+  void aLoneSpeakerLineAndAnOutputSpokenByAnotherPersonAreTurnsOfAConversation() {
+    List<MemoryCandidate> c =
+        extract(
+            "Caroline: I went to a support group yesterday and it was so powerful.",
+            "Melanie: Wow! I painted a lake sunrise last year, it's my favorite painting.",
+            Map.of());
+    assertEquals(2, c.size(), () -> contents(c).toString());
+    assertTrue(
+        c.get(0).content().startsWith("Caroline went to a support group"), c.get(0)::content);
+    assertTrue(c.get(1).content().startsWith("Melanie painted a lake sunrise"), c.get(1)::content);
+    // A lone label that is not a name stays the user's text: "Note" is not a person.
+    for (String content : contents(extract("Note: my laptop is a ThinkPad X1.", "", Map.of()))) {
+      assertFalse(content.startsWith("Note's"), content);
+    }
+  }
+
+  @Test
   void rememberInstructionKeepsWhatToRememberAsExplicit() {
     MemoryCandidate c = only(extract("Please remember that the deploy day is Thursday."));
     assertEquals("The deploy day is Thursday.", c.content());
