@@ -11,8 +11,8 @@ public interface Extractor {
   /**
    * The candidates of {@code request}, in the order they appear in the run.
    *
-   * @throws MemoryException UNAVAILABLE when it cannot extract (a model endpoint down, an answer
-   *     it could not use after its own retries): the engine then falls back to the {@code rules}
+   * @throws MemoryException UNAVAILABLE when it cannot extract (a model endpoint down, an answer it
+   *     could not use after its own retries): the engine then falls back to the {@code rules}
    *     extractor and emits {@code memory.extraction.failed}
    */
   List<MemoryCandidate> extract(ExtractionRequest request);

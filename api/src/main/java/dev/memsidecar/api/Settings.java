@@ -110,8 +110,8 @@ public record Settings(String owner, Map<String, String> values) {
   }
 
   /**
-   * The setting {@code key} as a duration in {@code min..max}, or {@code fallback} when absent:
-   * a whole number with a unit, {@code ms}, {@code s}, {@code m}, {@code h} or {@code d} ({@code
+   * The setting {@code key} as a duration in {@code min..max}, or {@code fallback} when absent: a
+   * whole number with a unit, {@code ms}, {@code s}, {@code m}, {@code h} or {@code d} ({@code
    * 30s}, {@code 24h}), or an ISO-8601 duration ({@code PT30S}).
    */
   public Duration duration(String key, Duration fallback, Duration min, Duration max) {

@@ -7,7 +7,8 @@ import static java.util.Objects.requireNonNull;
  *
  * @param toolName the tool, e.g. {@code send_email}
  * @param ok whether it succeeded
- * @param errorCategory e.g. {@code timeout}, {@code permission}, {@code invalid_args}; empty when ok
+ * @param errorCategory e.g. {@code timeout}, {@code permission}, {@code invalid_args}; empty when
+ *     ok
  * @param errorMessage the error's text; empty when ok
  */
 public record ToolCall(String toolName, boolean ok, String errorCategory, String errorMessage) {

@@ -46,8 +46,7 @@ public final class Recall {
       return List.of();
     }
     SearchQuery q =
-        new SearchQuery(
-            query, embedder.embed(query), topK, kinds, tags, minScore, clock.instant());
+        new SearchQuery(query, embedder.embed(query), topK, kinds, tags, minScore, clock.instant());
     List<MemoryHit> hits = new ArrayList<>();
     for (AccessPolicy.Target t : targets) {
       options.checkNotCancelled();

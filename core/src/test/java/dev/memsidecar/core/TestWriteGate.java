@@ -1,11 +1,11 @@
 package dev.memsidecar.core;
 
-import dev.memsidecar.api.GateScores;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memsidecar.api.GateScores;
 import dev.memsidecar.api.MemoryException;
 import org.junit.jupiter.api.Test;
 

@@ -18,13 +18,15 @@ import java.util.Optional;
  */
 public interface ControlStore extends AutoCloseable {
 
-  /** The snapshot of ({@code scope}, {@code runId}) if one exists that expires after {@code now}. */
+  /**
+   * The snapshot of ({@code scope}, {@code runId}) if one exists that expires after {@code now}.
+   */
   Optional<RunSnapshot> snapshot(Scope scope, String runId, Instant now);
 
   /**
    * Keeps {@code snapshot} for ({@code scope}, its run id), replacing an expired one. When a live
-   * snapshot already exists (a concurrent BeginRun of the same run won), keeps that one and
-   * returns it; otherwise returns {@code snapshot}.
+   * snapshot already exists (a concurrent BeginRun of the same run won), keeps that one and returns
+   * it; otherwise returns {@code snapshot}.
    */
   RunSnapshot saveSnapshot(Scope scope, RunSnapshot snapshot, Instant now);
 

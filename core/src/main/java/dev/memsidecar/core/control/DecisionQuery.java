@@ -8,8 +8,8 @@ import dev.memsidecar.core.WriteDecision;
 /**
  * A page of the audit.
  *
- * @param scope whose decisions: those of its workspace, narrowed to each other id it gives
- *     (a scope with a user id sees that user's decisions only)
+ * @param scope whose decisions: those of its workspace, narrowed to each other id it gives (a scope
+ *     with a user id sees that user's decisions only)
  * @param runId only this run's; empty for all
  * @param outcome only this outcome; null for all
  * @param pageSize 1..1000

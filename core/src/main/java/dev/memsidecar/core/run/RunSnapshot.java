@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What BeginRun returned for one run, frozen: the same run (scope and run id) gets it again,
- * byte for byte, until {@code expireTime}, even after a restart.
+ * What BeginRun returned for one run, frozen: the same run (scope and run id) gets it again, byte
+ * for byte, until {@code expireTime}, even after a restart.
  *
  * @param runId the run
  * @param snapshotId names this snapshot; a new one after expiry

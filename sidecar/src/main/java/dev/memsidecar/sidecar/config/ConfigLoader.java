@@ -3,8 +3,8 @@ package dev.memsidecar.sidecar.config;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Ids;
-import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.api.Settings;
+import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.Maintenance;
 import dev.memsidecar.core.config.ProfileSpec;
@@ -549,8 +549,10 @@ public final class ConfigLoader {
     Duration value = Settings.parseDuration(text.get().strip());
     if (value == null || value.isZero() || value.isNegative()) {
       throw section.invalid(
-          key, "must be a positive duration such as 30m, 24h, 7d or PT30S, got '"
-              + YamlSection.shown(text.get()) + "'");
+          key,
+          "must be a positive duration such as 30m, 24h, 7d or PT30S, got '"
+              + YamlSection.shown(text.get())
+              + "'");
     }
     return Optional.of(value);
   }
