@@ -131,7 +131,30 @@ public final class Limits {
         });
   }
 
-  private static long utf8Length(String s) {
+  /**
+   * The longest prefix of {@code s} within {@code maxBytes} UTF-8 bytes, never splitting a code
+   * point; {@code s} itself when it fits.
+   */
+  public static String cutUtf8(String s, int maxBytes) {
+    if (s.length() <= maxBytes / 4 || utf8Length(s) <= maxBytes) {
+      return s;
+    }
+    int bytes = 0;
+    int i = 0;
+    while (i < s.length()) {
+      int cp = s.codePointAt(i);
+      int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      if (bytes + n > maxBytes) {
+        break;
+      }
+      bytes += n;
+      i += Character.charCount(cp);
+    }
+    return s.substring(0, i);
+  }
+
+  /** The length of {@code s} in UTF-8 bytes (a lone surrogate counts as 3). */
+  public static long utf8Length(String s) {
     long n = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

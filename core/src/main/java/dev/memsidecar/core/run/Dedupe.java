@@ -7,6 +7,7 @@ import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Validity;
+import dev.memsidecar.core.Limits;
 import dev.memsidecar.toolkit.Terms;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -1215,33 +1216,14 @@ public final class Dedupe {
       return existing;
     }
     if (existing.isEmpty()) {
-      return cutUtf8(added, MemoryRecord.MAX_CONTEXT_BYTES);
+      return Limits.cutUtf8(added, MemoryRecord.MAX_CONTEXT_BYTES);
     }
     int room =
         MemoryRecord.MAX_CONTEXT_BYTES - existing.getBytes(StandardCharsets.UTF_8).length - 1;
     if (room < 64) {
       return existing;
     }
-    return existing + "\n" + cutUtf8(added, room);
-  }
-
-  /**
-   * The longest prefix of {@code s} within {@code maxBytes} UTF-8 bytes, never splitting a code
-   * point.
-   */
-  private static String cutUtf8(String s, int maxBytes) {
-    int bytes = 0;
-    int i = 0;
-    while (i < s.length()) {
-      int cp = s.codePointAt(i);
-      int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-      if (bytes + n > maxBytes) {
-        break;
-      }
-      bytes += n;
-      i += Character.charCount(cp);
-    }
-    return s.substring(0, i);
+    return existing + "\n" + Limits.cutUtf8(added, room);
   }
 
   /**

@@ -276,14 +276,14 @@ public final class RunService {
       if (content.isEmpty()) {
         continue;
       }
-      int size = utf8(content);
+      int size = (int) Limits.utf8Length(content);
       int room = Math.min(MAX_FILE_SECTION_BYTES, budget);
-      String shown = cut(content, room);
-      budget -= utf8(shown);
+      String shown = Limits.cutUtf8(content, room);
+      budget -= (int) Limits.utf8Length(shown);
       out.append("### ").append(path).append('\n').append(shown).append('\n');
       if (shown.length() < content.length()) {
         out.append("[... ")
-            .append(size - utf8(shown))
+            .append(size - (int) Limits.utf8Length(shown))
             .append(" more bytes of ")
             .append(path)
             .append(" not shown; read the file for the rest]\n");
@@ -340,7 +340,7 @@ public final class RunService {
             Map.of(
                 "extractor", extractors.name(),
                 "fallback", Extractors.FALLBACK,
-                "reason", cut(extraction.failure(), 1024)));
+                "reason", Limits.cutUtf8(extraction.failure(), 1024)));
       }
       List<WriteDecision> decisions = new ArrayList<>();
       List<MemoryCandidate> candidates = extraction.candidates();
@@ -502,7 +502,7 @@ public final class RunService {
       MemoryCandidate c,
       WriteGate.Verdict verdict,
       Instant now) {
-    String content = cut(c.content().strip(), Limits.MAX_CONTENT_BYTES);
+    String content = Limits.cutUtf8(c.content().strip(), Limits.MAX_CONTENT_BYTES);
     String id =
         UUID.nameUUIDFromBytes(
                 (namespace + "\n" + sourceRef(runId) + "\n" + index + "\n" + content)
@@ -511,7 +511,7 @@ public final class RunService {
     Map<String, String> metadata = new LinkedHashMap<>();
     metadata.put("run_id", runId);
     if (!c.reason().isEmpty()) {
-      metadata.put("extracted_by", cut(c.reason(), Limits.MAX_METADATA_VALUE_CHARS));
+      metadata.put("extracted_by", Limits.cutUtf8(c.reason(), Limits.MAX_METADATA_VALUE_CHARS));
     }
     return MemoryRecord.builder()
         .id(id)
@@ -520,7 +520,7 @@ public final class RunService {
         .kind(c.kind())
         .content(content)
         .summary(summarize(content))
-        .context(cut(c.evidence(), Limits.MAX_CONTEXT_BYTES))
+        .context(Limits.cutUtf8(c.evidence(), Limits.MAX_CONTEXT_BYTES))
         .confidence(c.explicit() ? 1.0f : 0.8f)
         .tags(tags(c.tags()))
         .metadata(metadata)
@@ -661,7 +661,7 @@ public final class RunService {
             "profile", r.profile(),
             "kind", r.kind().name().toLowerCase(Locale.ROOT),
             "gate_score", String.format(Locale.ROOT, "%.1f", d.gateScore()),
-            "reason", cut(d.reason(), 1024)));
+            "reason", Limits.cutUtf8(d.reason(), 1024)));
   }
 
   private static Map<String, String> counts(EndRunResult result) {
@@ -706,7 +706,9 @@ public final class RunService {
   /** The recall query of a run's input: all of it, or its end when it is long. */
   private static String query(String input) {
     String q = input.strip();
-    return utf8(q) <= Limits.MAX_QUERY_BYTES ? q : tail(q, Limits.MAX_QUERY_BYTES / 4);
+    return (int) Limits.utf8Length(q) <= Limits.MAX_QUERY_BYTES
+        ? q
+        : tail(q, Limits.MAX_QUERY_BYTES / 4);
   }
 
   private static String tail(String s, int chars) {
@@ -724,29 +726,6 @@ public final class RunService {
   private static String summarize(String content) {
     String line = content.lines().findFirst().orElse("").strip();
     return line.length() <= SUMMARY_CHARS ? line : line.substring(0, SUMMARY_CHARS - 3) + "...";
-  }
-
-  /** {@code s} cut to at most {@code maxBytes} UTF-8 bytes, on a character boundary. */
-  static String cut(String s, int maxBytes) {
-    if (utf8(s) <= maxBytes) {
-      return s;
-    }
-    int bytes = 0;
-    int i = 0;
-    while (i < s.length()) {
-      int cp = s.codePointAt(i);
-      int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-      if (bytes + n > maxBytes) {
-        break;
-      }
-      bytes += n;
-      i += Character.charCount(cp);
-    }
-    return s.substring(0, i);
-  }
-
-  private static int utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 
   private static Object[] stripes(int n) {
