@@ -958,6 +958,13 @@ public final class Dedupe {
     if (episodic && !marker) {
       return null;
     }
+    // An ALL_CAPS identifier names what a statement is about: FEATURE_A=on and FEATURE_B=off are
+    // two subjects, never one's new value; LOG_LEVEL=info is a new value of LOG_LEVEL=debug.
+    Set<String> idsC = identifiers(c.tokens());
+    Set<String> idsE = identifiers(e.tokens());
+    if (!idsC.isEmpty() && !idsE.isEmpty() && !idsC.equals(idsE)) {
+      return null;
+    }
     Set<String> namesC = new LinkedHashSet<>(c.capitalised().keySet());
     namesC.removeAll(e.capitalised().keySet());
     Set<String> namesE = new LinkedHashSet<>(e.capitalised().keySet());
@@ -1004,6 +1011,19 @@ public final class Dedupe {
       return null;
     }
     return "new value " + shown + " for: " + describe(subjC.values());
+  }
+
+  /** The ALL_CAPS identifiers among canonical tokens ({@code NAME} of {@code NAME=value}). */
+  private static Set<String> identifiers(Set<String> tokens) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String t : tokens) {
+      int eq = t.indexOf('=');
+      String name = eq > 0 ? t.substring(0, eq) : t;
+      if (isCapsToken(name)) {
+        out.add(name);
+      }
+    }
+    return out;
   }
 
   private static Map<String, String> pairSubject(

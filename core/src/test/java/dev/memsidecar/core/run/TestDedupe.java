@@ -69,6 +69,20 @@ class TestDedupe {
     assertTrue(m.isEmpty(), candidate + " vs " + existing + ": " + m);
   }
 
+  @Test
+  void differentIdentifiersAreDifferentSubjectsButANewValueOfOneSupersedes() {
+    assertNone(
+        "The flag FEATURE_MOBILE_BACKEND_V3=on is set in staging right now",
+        "The flag FEATURE_AUTH_GATEWAY_V2=on is set in staging right now");
+    assertNone(
+        "FEATURE_MOBILE_BACKEND_V3 is now enabled in staging",
+        "FEATURE_AUTH_GATEWAY_V2 is enabled in staging");
+    assertRelation(
+        Relation.SUPERSEDES,
+        "The log level is now LOG_LEVEL=info in staging",
+        "The log level is LOG_LEVEL=debug in staging");
+  }
+
   // ---------------------------------------------------------------- canonical tokens
 
   @Test

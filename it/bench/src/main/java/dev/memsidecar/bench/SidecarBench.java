@@ -359,7 +359,7 @@ public final class SidecarBench {
   }
 
   /** A sidecar child process: {@code <java> -jar JAR serve --workspace DIR --port 0}. */
-  private static final class Sidecar implements AutoCloseable {
+  static final class Sidecar implements AutoCloseable {
     final Process process;
     final long startNanos;
     final ManagedChannel channel;
