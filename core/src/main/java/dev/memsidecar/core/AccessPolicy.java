@@ -29,6 +29,9 @@ public final class AccessPolicy {
   /** Profile used by record calls that name none. */
   public static final String DEFAULT_PROFILE = "workspace";
 
+  private static final String READ_ONLY =
+      "this request is read-only (metadata." + RequestOptions.MEMORY_WRITE + " = \"false\")";
+
   private final ProfileCatalog profiles;
   private final NamespaceResolver namespaces;
   private final Flags flags;
@@ -74,6 +77,22 @@ public final class AccessPolicy {
     Namespace ns = namespaces.resolve(scope, profile.spec());
     checkAllowed(profile, access, options);
     return new Target(profile, ns, storeFor(profile, access));
+  }
+
+  /**
+   * The way into what a workspace keeps apart from any profile (tool rules and tool stats): the
+   * workspace id, checked. Such state answers to no memory flag, only to the request: a read-only
+   * request may read it but not change it (PERMISSION_DENIED).
+   *
+   * @param access {@link Access#READ} or {@link Access#WRITE}
+   * @return the workspace id
+   */
+  public String workspace(Scope scope, Access access, RequestOptions options) {
+    String workspaceId = Ids.require("scope.workspace_id", scope.workspaceId());
+    if (access.writes() && options.readOnly()) {
+      throw MemoryException.permissionDenied(READ_ONLY);
+    }
+    return workspaceId;
   }
 
   /**
@@ -133,7 +152,7 @@ public final class AccessPolicy {
       };
     }
     if (access.writes() && options.readOnly()) {
-      return "this request is read-only (metadata." + RequestOptions.MEMORY_WRITE + " = \"false\")";
+      return READ_ONLY;
     }
     return null;
   }

@@ -66,7 +66,7 @@ class TestRunService {
             Engines.providers(new InMemoryProvider()),
             InMemoryProvider.NAME,
             x,
-            new RunConfig("rules", Map.of(), Duration.ofHours(24), Duration.ofDays(7)));
+            new RunConfig("rules", Map.of(), Duration.ofHours(24), Duration.ofDays(7), true));
     open.add(e);
     return e;
   }
@@ -343,7 +343,7 @@ class TestRunService {
             Engines.providers(new InMemoryProvider()),
             null,
             ScriptedExtractor.provider("llm", "rules"),
-            new RunConfig("llm", Map.of(), Duration.ofHours(1), Duration.ofDays(1)));
+            new RunConfig("llm", Map.of(), Duration.ofHours(1), Duration.ofDays(1), true));
     open.add(e);
     try (Watch watch = e.events().watch(ALICE, List.of("memory.extraction.failed"), () -> {})) {
       EndRunResult r =

@@ -11,9 +11,12 @@ import java.time.Instant;
  * The control store's tables and their version.
  *
  * <p>{@code control_schema} holds one row with the version of the other tables. Opening a database
- * without it creates everything at {@link #VERSION}; one at a newer version, written by a later
- * release, is refused rather than misread. A later issue that adds tables (tool rules, stats,
- * sessions) raises the version and creates them in {@link #ensure}.
+ * without it creates everything at {@link #VERSION}; one at an older version is migrated (the
+ * tables it lacks are created, then the version is raised, so a crash in between only repeats the
+ * idempotent {@code CREATE ... IF NOT EXISTS}); one at a newer version, written by a later release,
+ * is refused rather than misread.
+ *
+ * <p>Versions: 1 (issue 7) has the run and audit tables; 2 (issue 8) adds the tool tables.
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
  * #nanos}); the values themselves are JSON text ({@link ControlJson}), which keeps their instants
@@ -30,15 +33,42 @@ import java.time.Instant;
  *       decided_at}, {@code outcome} (the enum name), {@code decision_json}. Indexed by ({@code
  *       workspace_id, seq}) and ({@code workspace_id, run_id, seq}) so a page of a workspace, or of
  *       one of its runs, is a range scan in order.
+ *   <li>{@code tool_rules} (version 2): primary key ({@code workspace_id, tool_name, id}): {@code
+ *       rule}, {@code rule_key} (the SHA-256 of the rule's normalised text, see {@link
+ *       ToolRuleText}; unique per workspace and tool, so the same rule written twice, even by two
+ *       writers at once, is one row), {@code priority} and {@code source} (enum names), {@code
+ *       tags_json} and {@code objects_json} (JSON arrays of strings), {@code created_at}, {@code
+ *       updated_at}.
+ *   <li>{@code tool_stats} (version 2): one per tool used in a workspace, primary key ({@code
+ *       workspace_id, tool_name}): {@code calls}, {@code failures}, {@code denials}, {@code
+ *       last_failure_at} (null until a failure), {@code last_error} (at most {@value
+ *       #MAX_ERROR_MESSAGE} characters).
+ *   <li>{@code tool_failures} (version 2): failures by category, primary key ({@code workspace_id,
+ *       tool_name, category}): {@code failures}.
+ *   <li>{@code tool_denials} (version 2): the audit of enforcement, primary key {@code seq}: {@code
+ *       workspace_id}, {@code tool_name}, {@code rule_id}, {@code matched_object} (at most {@value
+ *       #MAX_MATCHED_OBJECT} characters), {@code run_id}, {@code denied_at}. Indexed by ({@code
+ *       workspace_id, denied_at, seq}) and ({@code workspace_id, tool_name, denied_at, seq}), so
+ *       the newest denials of a workspace, or of one of its tools, are a backward range scan.
  * </ul>
  */
 final class ControlSchema {
   /** The version this code reads and writes. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   static final String SNAPSHOTS = "run_snapshots";
   static final String RESULTS = "run_results";
   static final String DECISIONS = "write_decisions";
+  static final String TOOL_RULES = "tool_rules";
+  static final String TOOL_STATS = "tool_stats";
+  static final String TOOL_FAILURES = "tool_failures";
+  static final String TOOL_DENIALS = "tool_denials";
+
+  /** The longest last error message a tool's stats keep; a longer one is cut. */
+  static final int MAX_ERROR_MESSAGE = 1024;
+
+  /** The longest matched object a denial keeps; a longer one is cut. */
+  static final int MAX_MATCHED_OBJECT = 256;
 
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
@@ -73,9 +103,10 @@ final class ControlSchema {
   }
 
   /**
-   * Creates the tables on {@code c} (in auto-commit mode before and after) if they are missing, and
-   * returns the version found before: 0 for a new database. A result above {@link #VERSION} means
-   * the tables were left alone because this code cannot read them.
+   * Creates the tables on {@code c} (in auto-commit mode before and after) if they are missing,
+   * migrating an older version to {@link #VERSION}, and returns the version found before: 0 for a
+   * new database. A result above {@link #VERSION} means the tables were left alone because this
+   * code cannot read them.
    */
   static int ensure(Connection c, ControlDialect dialect) throws SQLException {
     c.setAutoCommit(false);
@@ -90,9 +121,20 @@ final class ControlSchema {
         }
       }
       if (found == 0) {
-        createTables(c, dialect);
+        createRunTables(c, dialect);
+        createToolTables(c, dialect);
         try (PreparedStatement st =
             c.prepareStatement("INSERT INTO control_schema (id, version) VALUES (1, ?)")) {
+          st.setInt(1, VERSION);
+          st.executeUpdate();
+        }
+      } else if (found < VERSION) {
+        // Each step creates what its version added; a step that was cut short repeats harmlessly.
+        if (found < 2) {
+          createToolTables(c, dialect);
+        }
+        try (PreparedStatement st =
+            c.prepareStatement("UPDATE control_schema SET version = ? WHERE id = 1")) {
           st.setInt(1, VERSION);
           st.executeUpdate();
         }
@@ -111,7 +153,8 @@ final class ControlSchema {
     }
   }
 
-  private static void createTables(Connection c, ControlDialect dialect) throws SQLException {
+  /** The tables of version 1: BeginRun snapshots, EndRun results, the audit of decisions. */
+  private static void createRunTables(Connection c, ControlDialect dialect) throws SQLException {
     String text = dialect.textType();
     String scopeKey =
         "workspace_id "
@@ -171,6 +214,78 @@ final class ControlSchema {
           "CREATE INDEX IF NOT EXISTS write_decisions_by_run ON "
               + DECISIONS
               + " (workspace_id, run_id, seq)");
+    }
+  }
+
+  /** The tables version 2 added: tool rules, tool stats, the audit of enforcement. */
+  private static void createToolTables(Connection c, ControlDialect dialect) throws SQLException {
+    String text = dialect.textType();
+    try (Statement st = c.createStatement()) {
+      st.execute(
+          "CREATE TABLE IF NOT EXISTS "
+              + TOOL_RULES
+              + " (workspace_id "
+              + text
+              + " NOT NULL, tool_name "
+              + text
+              + " NOT NULL, id "
+              + text
+              + " NOT NULL, rule "
+              + text
+              + " NOT NULL, rule_key VARCHAR(64) NOT NULL, priority VARCHAR(16) NOT NULL,"
+              + " source VARCHAR(32) NOT NULL, tags_json "
+              + text
+              + " NOT NULL, objects_json "
+              + text
+              + " NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,"
+              + " PRIMARY KEY (workspace_id, tool_name, id),"
+              + " CONSTRAINT tool_rules_by_text UNIQUE (workspace_id, tool_name, rule_key))");
+      st.execute(
+          "CREATE TABLE IF NOT EXISTS "
+              + TOOL_STATS
+              + " (workspace_id "
+              + text
+              + " NOT NULL, tool_name "
+              + text
+              + " NOT NULL, calls BIGINT NOT NULL, failures BIGINT NOT NULL,"
+              + " denials BIGINT NOT NULL, last_failure_at BIGINT, last_error "
+              + text
+              + " NOT NULL, PRIMARY KEY (workspace_id, tool_name))");
+      st.execute(
+          "CREATE TABLE IF NOT EXISTS "
+              + TOOL_FAILURES
+              + " (workspace_id "
+              + text
+              + " NOT NULL, tool_name "
+              + text
+              + " NOT NULL, category "
+              + text
+              + " NOT NULL, failures BIGINT NOT NULL,"
+              + " PRIMARY KEY (workspace_id, tool_name, category))");
+      st.execute(
+          "CREATE TABLE IF NOT EXISTS "
+              + TOOL_DENIALS
+              + " ("
+              + dialect.sequenceColumn("seq")
+              + ", workspace_id "
+              + text
+              + " NOT NULL, tool_name "
+              + text
+              + " NOT NULL, rule_id "
+              + text
+              + " NOT NULL, matched_object "
+              + text
+              + " NOT NULL, run_id "
+              + text
+              + " NOT NULL, denied_at BIGINT NOT NULL)");
+      st.execute(
+          "CREATE INDEX IF NOT EXISTS tool_denials_by_workspace ON "
+              + TOOL_DENIALS
+              + " (workspace_id, denied_at, seq)");
+      st.execute(
+          "CREATE INDEX IF NOT EXISTS tool_denials_by_tool ON "
+              + TOOL_DENIALS
+              + " (workspace_id, tool_name, denied_at, seq)");
     }
   }
 }

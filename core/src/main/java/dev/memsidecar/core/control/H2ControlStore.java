@@ -3,11 +3,15 @@ package dev.memsidecar.core.control;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.ToolCall;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.core.toolrules.ToolDenial;
+import dev.memsidecar.core.toolrules.ToolRule;
+import dev.memsidecar.core.toolrules.ToolStats;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
@@ -17,11 +21,15 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -43,6 +51,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Audit order: appends to the audit are serialized in this process, so the sequence order is the
  * commit order and a reader paging with {@code afterSequence} never skips a decision committed
  * later with a smaller sequence.
+ *
+ * <p>Tool rules: a rule is keyed by its id and, apart, by its normalised text ({@link
+ * ToolRuleText}), both unique per workspace and tool. A put updates the row of the same id, else
+ * the row of the same text (keeping that row's id and create time), else inserts; an insert that
+ * loses a race to a concurrent put of the same rule fails on the unique key and updates the
+ * winner's row instead, so the same rule is always one row. A rule without an id gets a random
+ * UUID. Tool stats and a denial with its count are each written in one transaction; two writers of
+ * one tool's stats wait for each other on its row, and one that loses the race to create it starts
+ * its transaction again.
  *
  * <p>Open one store per database in a process: H2 lets a second {@code open} of the same file in
  * the same JVM share the database, but the two stores would not share the audit's ordering.
@@ -67,6 +84,13 @@ public final class H2ControlStore implements ControlStore {
           + ControlSchema.DECISIONS
           + " (workspace_id, user_id, agent_id, session_id, run_id, decided_at, outcome,"
           + " decision_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+  private static final String RULE_COLUMNS =
+      "id, tool_name, rule, priority, source, tags_json, objects_json, created_at, updated_at";
+  private static final String RULE_ORDER = ruleOrder();
+
+  /** The failure category of a failed call that names none. */
+  static final String UNKNOWN_CATEGORY = "unknown";
 
   private final String url;
   private final ControlDialect dialect;
@@ -330,6 +354,301 @@ public final class H2ControlStore implements ControlStore {
         });
   }
 
+  // ---------------------------------------------------------------- tool rules, stats, denials
+
+  @Override
+  public ToolRule putToolRule(String workspaceId, ToolRule rule) {
+    requireNonNull(workspaceId, "workspaceId is null");
+    requireNonNull(rule, "rule is null");
+    String tool = rule.toolName();
+    if (tool.isEmpty()) {
+      throw MemoryException.invalidArgument("rule.tool_name", "a tool rule needs a tool name");
+    }
+    String key = ToolRuleText.key(rule.rule());
+    if (key.isEmpty()) {
+      throw MemoryException.invalidArgument(
+          "rule.rule", "the rule of tool " + tool + " has no words: \"" + rule.rule() + "\"");
+    }
+    long created = ControlSchema.exactNanos(rule.createTime(), "createTime");
+    long updated = ControlSchema.exactNanos(rule.updateTime(), "updateTime");
+    RuleRow row =
+        new RuleRow(
+            rule,
+            key,
+            ControlJson.write(rule.tags()),
+            ControlJson.write(rule.objects()),
+            created,
+            updated);
+    return run(
+        "put a rule of tool " + tool,
+        c -> {
+          for (int attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
+            if (!rule.id().isEmpty()) {
+              Optional<Long> byId = ruleCreatedAt(c, workspaceId, tool, rule.id());
+              if (byId.isPresent()) {
+                try {
+                  if (updateRule(c, workspaceId, rule.id(), null, row)) {
+                    return stored(rule, rule.id(), byId.get());
+                  }
+                } catch (SQLException e) {
+                  if (!dialect.isDuplicateKey(e)) {
+                    throw e;
+                  }
+                  throw sameTextElsewhere(c, workspaceId, rule, key);
+                }
+                continue; // deleted in between: start again
+              }
+            }
+            Optional<String> byText = ruleId(c, workspaceId, tool, key);
+            if (byText.isPresent()) {
+              Optional<Long> createdAt = ruleCreatedAt(c, workspaceId, tool, byText.get());
+              if (createdAt.isPresent() && updateRule(c, workspaceId, byText.get(), key, row)) {
+                return stored(rule, byText.get(), createdAt.get());
+              }
+              continue; // changed or deleted in between: start again
+            }
+            String id = rule.id().isEmpty() ? UUID.randomUUID().toString() : rule.id();
+            if (insertRule(c, workspaceId, id, row)) {
+              return stored(rule, id, created);
+            }
+            // Another writer inserted the same id or the same text first: update that row.
+          }
+          throw MemoryException.aborted(
+              "putting a rule of tool " + tool + " lost " + SAVE_ATTEMPTS + " races; retry");
+        });
+  }
+
+  @Override
+  public Optional<ToolRule> toolRule(String workspaceId, String toolName, String id) {
+    requireNonNull(workspaceId, "workspaceId is null");
+    requireNonNull(toolName, "toolName is null");
+    requireNonNull(id, "id is null");
+    return run(
+        "read rule " + id + " of tool " + toolName,
+        c -> {
+          try (PreparedStatement st =
+              c.prepareStatement(
+                  "SELECT "
+                      + RULE_COLUMNS
+                      + " FROM "
+                      + ControlSchema.TOOL_RULES
+                      + " WHERE workspace_id = ? AND tool_name = ? AND id = ?")) {
+            st.setString(1, workspaceId);
+            st.setString(2, toolName);
+            st.setString(3, id);
+            try (ResultSet rs = st.executeQuery()) {
+              return rs.next() ? Optional.of(readRule(rs)) : Optional.empty();
+            }
+          }
+        });
+  }
+
+  @Override
+  public List<ToolRule> toolRules(String workspaceId, String toolName) {
+    requireNonNull(workspaceId, "workspaceId is null");
+    requireNonNull(toolName, "toolName is null");
+    String sql =
+        "SELECT "
+            + RULE_COLUMNS
+            + " FROM "
+            + ControlSchema.TOOL_RULES
+            + " WHERE workspace_id = ?"
+            + (toolName.isEmpty() ? "" : " AND tool_name = ?")
+            + RULE_ORDER;
+    return run(
+        toolName.isEmpty() ? "list tool rules" : "list the rules of tool " + toolName,
+        c -> {
+          try (PreparedStatement st = c.prepareStatement(sql)) {
+            st.setString(1, workspaceId);
+            if (!toolName.isEmpty()) {
+              st.setString(2, toolName);
+            }
+            List<ToolRule> rules = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+              while (rs.next()) {
+                rules.add(readRule(rs));
+              }
+            }
+            return List.copyOf(rules);
+          }
+        });
+  }
+
+  @Override
+  public boolean deleteToolRule(String workspaceId, String toolName, String id) {
+    requireNonNull(workspaceId, "workspaceId is null");
+    requireNonNull(toolName, "toolName is null");
+    requireNonNull(id, "id is null");
+    return run(
+        "delete rule " + id + " of tool " + toolName,
+        c -> {
+          try (PreparedStatement st =
+              c.prepareStatement(
+                  "DELETE FROM "
+                      + ControlSchema.TOOL_RULES
+                      + " WHERE workspace_id = ? AND tool_name = ? AND id = ?")) {
+            st.setString(1, workspaceId);
+            st.setString(2, toolName);
+            st.setString(3, id);
+            return st.executeUpdate() > 0;
+          }
+        });
+  }
+
+  @Override
+  public void recordToolCalls(String workspaceId, List<ToolCall> calls, Instant time) {
+    requireNonNull(workspaceId, "workspaceId is null");
+    requireNonNull(calls, "calls is null");
+    requireNonNull(time, "time is null");
+    long at = ControlSchema.exactNanos(time, "time");
+    Map<String, CallTally> byTool = new TreeMap<>();
+    for (ToolCall call : calls) {
+      requireNonNull(call, "calls holds a null");
+      if (!call.toolName().isEmpty()) {
+        byTool.computeIfAbsent(call.toolName(), t -> new CallTally()).add(call);
+      }
+    }
+    if (byTool.isEmpty()) {
+      return;
+    }
+    // Rows are locked in (tool, category) order, so two runs recording at once cannot deadlock.
+    run(
+        "record " + calls.size() + " tool calls",
+        c ->
+            inTransactionRetried(
+                c,
+                "recording tool calls",
+                () -> {
+                  for (Map.Entry<String, CallTally> e : byTool.entrySet()) {
+                    CallTally tally = e.getValue();
+                    addToStats(c, workspaceId, e.getKey(), tally, 0, at);
+                    for (Map.Entry<String, Long> f : tally.byCategory.entrySet()) {
+                      addFailures(c, workspaceId, e.getKey(), f.getKey(), f.getValue());
+                    }
+                  }
+                  return null;
+                }));
+  }
+
+  @Override
+  public void recordDenial(String workspaceId, ToolDenial denial) {
+    requireNonNull(workspaceId, "workspaceId is null");
+    requireNonNull(denial, "denial is null");
+    String tool = denial.toolName();
+    if (tool.isEmpty()) {
+      throw MemoryException.invalidArgument("denial.tool_name", "a denial needs a tool name");
+    }
+    long at = ControlSchema.exactNanos(denial.time(), "time");
+    String matched = ToolRuleText.cut(denial.matchedObject(), ControlSchema.MAX_MATCHED_OBJECT);
+    run(
+        "record a denial of tool " + tool,
+        c ->
+            inTransactionRetried(
+                c,
+                "recording a denial",
+                () -> {
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "INSERT INTO "
+                              + ControlSchema.TOOL_DENIALS
+                              + " (workspace_id, tool_name, rule_id, matched_object, run_id,"
+                              + " denied_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+                    st.setString(1, workspaceId);
+                    st.setString(2, tool);
+                    st.setString(3, denial.ruleId());
+                    st.setString(4, matched);
+                    st.setString(5, denial.runId());
+                    st.setLong(6, at);
+                    st.executeUpdate();
+                  }
+                  addToStats(c, workspaceId, tool, new CallTally(), 1, at);
+                  return null;
+                }));
+  }
+
+  @Override
+  public List<ToolDenial> denials(String workspaceId, String toolName, int limit) {
+    requireNonNull(workspaceId, "workspaceId is null");
+    requireNonNull(toolName, "toolName is null");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1: " + limit);
+    }
+    String sql =
+        "SELECT rule_id, tool_name, matched_object, run_id, denied_at FROM "
+            + ControlSchema.TOOL_DENIALS
+            + " WHERE workspace_id = ?"
+            + (toolName.isEmpty() ? "" : " AND tool_name = ?")
+            + " ORDER BY denied_at DESC, seq DESC LIMIT ?";
+    return run(
+        toolName.isEmpty() ? "list denials" : "list the denials of tool " + toolName,
+        c -> {
+          try (PreparedStatement st = c.prepareStatement(sql)) {
+            int i = 1;
+            st.setString(i++, workspaceId);
+            if (!toolName.isEmpty()) {
+              st.setString(i++, toolName);
+            }
+            st.setInt(i, limit);
+            List<ToolDenial> out = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+              while (rs.next()) {
+                out.add(
+                    new ToolDenial(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        ControlSchema.instant(rs.getLong(5))));
+              }
+            }
+            return List.copyOf(out);
+          }
+        });
+  }
+
+  @Override
+  public ToolStats toolStats(String workspaceId, String toolName) {
+    requireNonNull(workspaceId, "workspaceId is null");
+    requireNonNull(toolName, "toolName is null");
+    return run(
+        "read the stats of tool " + toolName,
+        c -> {
+          // One statement, so the counts and the categories come from one committed state.
+          try (PreparedStatement st =
+              c.prepareStatement(
+                  "SELECT s.calls, s.failures, s.last_failure_at, s.last_error, s.denials,"
+                      + " f.category, f.failures FROM "
+                      + ControlSchema.TOOL_STATS
+                      + " s LEFT JOIN "
+                      + ControlSchema.TOOL_FAILURES
+                      + " f ON f.workspace_id = s.workspace_id AND f.tool_name = s.tool_name"
+                      + " WHERE s.workspace_id = ? AND s.tool_name = ?")) {
+            st.setString(1, workspaceId);
+            st.setString(2, toolName);
+            try (ResultSet rs = st.executeQuery()) {
+              if (!rs.next()) {
+                return ToolStats.none(toolName);
+              }
+              long calls = rs.getLong(1);
+              long failures = rs.getLong(2);
+              long lastFailure = rs.getLong(3);
+              Instant lastFailureTime = rs.wasNull() ? null : ControlSchema.instant(lastFailure);
+              String lastError = rs.getString(4);
+              long denials = rs.getLong(5);
+              Map<String, Long> byCategory = new TreeMap<>();
+              do {
+                String category = rs.getString(6);
+                if (category != null) {
+                  byCategory.put(category, rs.getLong(7));
+                }
+              } while (rs.next());
+              return new ToolStats(
+                  toolName, calls, failures, byCategory, lastFailureTime, lastError, denials);
+            }
+          }
+        });
+  }
+
   /** Closes the connections; the database file stays. Idempotent. */
   @Override
   public void close() {
@@ -456,6 +775,308 @@ public final class H2ControlStore implements ControlStore {
     st.setString(first + 2, scope.agentId());
     st.setString(first + 3, scope.sessionId());
     st.setString(first + 4, runId);
+  }
+
+  /** A rule to write, with what it is stored as. */
+  private record RuleRow(
+      ToolRule rule, String key, String tags, String objects, long created, long updated) {}
+
+  /** {@code rule} as stored under {@code id}, first written at {@code created}. */
+  private static ToolRule stored(ToolRule rule, String id, long created) {
+    return new ToolRule(
+        id,
+        rule.toolName(),
+        rule.rule(),
+        rule.priority(),
+        rule.source(),
+        rule.tags(),
+        ControlSchema.instant(created),
+        rule.updateTime(),
+        rule.objects());
+  }
+
+  /** The create time of rule {@code id} of {@code tool}, if there is one. */
+  private static Optional<Long> ruleCreatedAt(
+      Connection c, String workspaceId, String tool, String id) throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT created_at FROM "
+                + ControlSchema.TOOL_RULES
+                + " WHERE workspace_id = ? AND tool_name = ? AND id = ?")) {
+      st.setString(1, workspaceId);
+      st.setString(2, tool);
+      st.setString(3, id);
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+      }
+    }
+  }
+
+  /** The id of the rule of {@code tool} whose normalised text has {@code key}, if there is one. */
+  private static Optional<String> ruleId(Connection c, String workspaceId, String tool, String key)
+      throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT id FROM "
+                + ControlSchema.TOOL_RULES
+                + " WHERE workspace_id = ? AND tool_name = ? AND rule_key = ?")) {
+      st.setString(1, workspaceId);
+      st.setString(2, tool);
+      st.setString(3, key);
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Overwrites rule {@code id} with {@code row}, keeping its create time; only while its key is
+   * still {@code expectedKey} unless that is null. False if no such row.
+   */
+  private static boolean updateRule(
+      Connection c, String workspaceId, String id, String expectedKey, RuleRow row)
+      throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "UPDATE "
+                + ControlSchema.TOOL_RULES
+                + " SET rule = ?, rule_key = ?, priority = ?, source = ?, tags_json = ?,"
+                + " objects_json = ?, updated_at = ?"
+                + " WHERE workspace_id = ? AND tool_name = ? AND id = ?"
+                + (expectedKey == null ? "" : " AND rule_key = ?"))) {
+      st.setString(1, row.rule().rule());
+      st.setString(2, row.key());
+      st.setString(3, row.rule().priority().name());
+      st.setString(4, row.rule().source().name());
+      st.setString(5, row.tags());
+      st.setString(6, row.objects());
+      st.setLong(7, row.updated());
+      st.setString(8, workspaceId);
+      st.setString(9, row.rule().toolName());
+      st.setString(10, id);
+      if (expectedKey != null) {
+        st.setString(11, expectedKey);
+      }
+      return st.executeUpdate() == 1;
+    }
+  }
+
+  /** Inserts {@code row} as rule {@code id}; false if its id or its text is taken. */
+  private boolean insertRule(Connection c, String workspaceId, String id, RuleRow row)
+      throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "INSERT INTO "
+                + ControlSchema.TOOL_RULES
+                + " (workspace_id, tool_name, id, rule, rule_key, priority, source, tags_json,"
+                + " objects_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                + " ?)")) {
+      st.setString(1, workspaceId);
+      st.setString(2, row.rule().toolName());
+      st.setString(3, id);
+      st.setString(4, row.rule().rule());
+      st.setString(5, row.key());
+      st.setString(6, row.rule().priority().name());
+      st.setString(7, row.rule().source().name());
+      st.setString(8, row.tags());
+      st.setString(9, row.objects());
+      st.setLong(10, row.created());
+      st.setLong(11, row.updated());
+      st.executeUpdate();
+      return true;
+    } catch (SQLException e) {
+      if (dialect.isDuplicateKey(e)) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** ALREADY_EXISTS: rule {@code rule.id()} cannot take a text another rule of its tool has. */
+  private static MemoryException sameTextElsewhere(
+      Connection c, String workspaceId, ToolRule rule, String key) throws SQLException {
+    String other = ruleId(c, workspaceId, rule.toolName(), key).orElse("another rule");
+    return new MemoryException(
+        MemoryException.Code.ALREADY_EXISTS,
+        "rule.rule",
+        "rule "
+            + rule.id()
+            + " of tool "
+            + rule.toolName()
+            + " cannot take the text of rule "
+            + other
+            + " (the same rule once case, spacing and trailing punctuation are ignored);"
+            + " update or delete that one",
+        null);
+  }
+
+  private static ToolRule readRule(ResultSet rs) throws SQLException {
+    String id = rs.getString(1);
+    String tool = rs.getString(2);
+    String where = "rule " + id + " of tool " + tool;
+    return new ToolRule(
+        id,
+        tool,
+        rs.getString(3),
+        storedEnum(ToolRule.Priority.class, rs.getString(4), where),
+        storedEnum(ToolRule.Source.class, rs.getString(5), where),
+        List.of(ControlJson.read(rs.getString(6), String[].class, where + " (tags)")),
+        ControlSchema.instant(rs.getLong(8)),
+        ControlSchema.instant(rs.getLong(9)),
+        List.of(ControlJson.read(rs.getString(7), String[].class, where + " (objects)")));
+  }
+
+  private static <E extends Enum<E>> E storedEnum(Class<E> type, String name, String where) {
+    try {
+      return Enum.valueOf(type, name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(
+          "the control store holds an unknown "
+              + type.getSimpleName()
+              + " at "
+              + where
+              + ": "
+              + name,
+          e);
+    }
+  }
+
+  /** {@code ORDER BY} the rank of each priority in {@link ToolRule.Priority}, then newest. */
+  private static String ruleOrder() {
+    StringBuilder sql = new StringBuilder(" ORDER BY CASE priority");
+    for (ToolRule.Priority p : ToolRule.Priority.values()) {
+      sql.append(" WHEN '").append(p.name()).append("' THEN ").append(p.ordinal());
+    }
+    return sql.append(" ELSE ")
+        .append(ToolRule.Priority.values().length)
+        .append(" END, updated_at DESC, id, tool_name")
+        .toString();
+  }
+
+  /** What one run's calls add to one tool's stats. */
+  private static final class CallTally {
+    long calls;
+    long failures;
+    final Map<String, Long> byCategory = new TreeMap<>();
+    String lastError = "";
+
+    void add(ToolCall call) {
+      calls++;
+      if (!call.ok()) {
+        failures++;
+        String category = call.errorCategory().isEmpty() ? UNKNOWN_CATEGORY : call.errorCategory();
+        byCategory.merge(category, 1L, Long::sum);
+        lastError = ToolRuleText.cut(call.errorMessage(), ControlSchema.MAX_ERROR_MESSAGE);
+      }
+    }
+  }
+
+  /**
+   * Adds {@code tally} and {@code denials} to the stats of {@code tool}, creating its row if
+   * needed; a duplicate key (another writer created it first) is left to the caller's retry. The
+   * last failure moves only forward in time.
+   */
+  private static void addToStats(
+      Connection c, String workspaceId, String tool, CallTally tally, long denials, long at)
+      throws SQLException {
+    boolean failed = tally.failures > 0;
+    String newer = "last_failure_at IS NULL OR last_failure_at <= ?";
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "UPDATE "
+                + ControlSchema.TOOL_STATS
+                + " SET calls = calls + ?, failures = failures + ?, denials = denials + ?"
+                + (failed
+                    ? ", last_error = CASE WHEN "
+                        + newer
+                        + " THEN ? ELSE last_error END, last_failure_at = CASE WHEN "
+                        + newer
+                        + " THEN ? ELSE last_failure_at END"
+                    : "")
+                + " WHERE workspace_id = ? AND tool_name = ?")) {
+      int i = 1;
+      st.setLong(i++, tally.calls);
+      st.setLong(i++, tally.failures);
+      st.setLong(i++, denials);
+      if (failed) {
+        st.setLong(i++, at);
+        st.setString(i++, tally.lastError);
+        st.setLong(i++, at);
+        st.setLong(i++, at);
+      }
+      st.setString(i++, workspaceId);
+      st.setString(i, tool);
+      if (st.executeUpdate() > 0) {
+        return;
+      }
+    }
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "INSERT INTO "
+                + ControlSchema.TOOL_STATS
+                + " (workspace_id, tool_name, calls, failures, denials, last_failure_at,"
+                + " last_error) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      st.setString(1, workspaceId);
+      st.setString(2, tool);
+      st.setLong(3, tally.calls);
+      st.setLong(4, tally.failures);
+      st.setLong(5, denials);
+      if (failed) {
+        st.setLong(6, at);
+      } else {
+        st.setNull(6, Types.BIGINT);
+      }
+      st.setString(7, failed ? tally.lastError : "");
+      st.executeUpdate();
+    }
+  }
+
+  /** Adds {@code n} failures of {@code category} to {@code tool}; see {@link #addToStats}. */
+  private static void addFailures(
+      Connection c, String workspaceId, String tool, String category, long n) throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "UPDATE "
+                + ControlSchema.TOOL_FAILURES
+                + " SET failures = failures + ? WHERE workspace_id = ? AND tool_name = ?"
+                + " AND category = ?")) {
+      st.setLong(1, n);
+      st.setString(2, workspaceId);
+      st.setString(3, tool);
+      st.setString(4, category);
+      if (st.executeUpdate() > 0) {
+        return;
+      }
+    }
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "INSERT INTO "
+                + ControlSchema.TOOL_FAILURES
+                + " (workspace_id, tool_name, category, failures) VALUES (?, ?, ?, ?)")) {
+      st.setString(1, workspaceId);
+      st.setString(2, tool);
+      st.setString(3, category);
+      st.setLong(4, n);
+      st.executeUpdate();
+    }
+  }
+
+  /**
+   * {@link #inTransaction}, run again from the start when it fails on a duplicate key (a concurrent
+   * writer created a row it meant to create), at most {@value #SAVE_ATTEMPTS} times.
+   */
+  private <T> T inTransactionRetried(Connection c, String what, Transaction<T> work)
+      throws SQLException {
+    for (int attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
+      try {
+        return inTransaction(c, work);
+      } catch (SQLException e) {
+        if (!dialect.isDuplicateKey(e)) {
+          throw e;
+        }
+      }
+    }
+    throw MemoryException.aborted(what + " lost " + SAVE_ATTEMPTS + " races; retry");
   }
 
   /** Work done in one transaction. */

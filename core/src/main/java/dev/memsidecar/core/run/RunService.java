@@ -215,7 +215,8 @@ public final class RunService {
             now.plus(config.snapshotTtl()),
             sections,
             recalled,
-            paths);
+            paths,
+            in.tools());
     RunSnapshot kept = control.saveSnapshot(in.scope(), snapshot, now);
     publish(
         "run.begin",

@@ -17,6 +17,8 @@ import java.util.List;
  * @param sections the prompt sections, in order
  * @param recalled the memories behind the recalled_memory section
  * @param memoryFilePaths the memory files behind the memory_files section
+ * @param tools the tools the run said it may call (their rules come first; EndRun's capture binds
+ *     prohibitions to them)
  */
 public record RunSnapshot(
     String runId,
@@ -25,7 +27,8 @@ public record RunSnapshot(
     Instant expireTime,
     List<Section> sections,
     List<MemoryHit> recalled,
-    List<String> memoryFilePaths) {
+    List<String> memoryFilePaths,
+    List<String> tools) {
 
   /** One prompt section: markdown ready to paste into a system prompt. */
   public record Section(String id, String title, String body) {
@@ -44,5 +47,6 @@ public record RunSnapshot(
     sections = List.copyOf(sections);
     recalled = List.copyOf(recalled);
     memoryFilePaths = List.copyOf(memoryFilePaths);
+    tools = tools == null ? List.of() : List.copyOf(tools);
   }
 }

@@ -1,6 +1,8 @@
 package dev.memsidecar.core.control;
 
 import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.toolrules.ToolDenial;
+import dev.memsidecar.core.toolrules.ToolRule;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,11 +14,11 @@ import java.util.List;
 
 /**
  * The child process of {@link TestH2ControlStore#acknowledgedWritesSurviveKillOfTheProcess}: opens
- * a control store in the directory it is given and, one run after another, saves a snapshot and an
- * EndRun result with {@value #DECISIONS} decisions. After {@value #ACKNOWLEDGED} runs it prints
- * {@value #WRITTEN} and goes on, so that the parent's SIGKILL lands in the middle of a write. When
- * done it waits to be killed; if its parent goes away first (stdin closes) it halts without closing
- * anything, as a crash would.
+ * a control store in the directory it is given and, one run after another, puts a tool rule,
+ * records a denial, saves a snapshot and an EndRun result with {@value #DECISIONS} decisions. After
+ * {@value #ACKNOWLEDGED} runs it prints {@value #WRITTEN} and goes on, so that the parent's SIGKILL
+ * lands in the middle of a write. When done it waits to be killed; if its parent goes away first
+ * (stdin closes) it halts without closing anything, as a crash would.
  */
 public final class ControlCrashChild {
   static final String WRITTEN = "written";
@@ -30,6 +32,9 @@ public final class ControlCrashChild {
   public static void main(String[] args) throws IOException {
     H2ControlStore store = H2ControlStore.open(Path.of(args[0]));
     for (int i = 0; i < RUNS; i++) {
+      // The tool writes come first, so every run that ended has them too.
+      store.putToolRule(SCOPE.workspaceId(), rule(i));
+      store.recordDenial(SCOPE.workspaceId(), denial(i));
       store.saveSnapshot(SCOPE, snapshot(i), ControlFixtures.T0);
       store.saveEndRun(SCOPE, ControlFixtures.result(runId(i), DECISIONS));
       if (i == ACKNOWLEDGED - 1) {
@@ -50,6 +55,26 @@ public final class ControlCrashChild {
   static dev.memsidecar.core.run.RunSnapshot snapshot(int i) {
     return ControlFixtures.snapshot(
         runId(i), "snap-" + i, ControlFixtures.T0, Duration.ofHours(24));
+  }
+
+  /** The tool rule written before run {@code i} ends. */
+  static ToolRule rule(int i) {
+    return new ToolRule(
+        "rule-" + i,
+        "send_email",
+        "never email contact " + i,
+        ToolRule.Priority.CRITICAL,
+        ToolRule.Source.USER_EXPLICIT,
+        List.of(),
+        ControlFixtures.T0,
+        ControlFixtures.T0,
+        List.of("contact-" + i + "@example.com"));
+  }
+
+  /** The denial recorded before run {@code i} ends. */
+  static ToolDenial denial(int i) {
+    return new ToolDenial(
+        "rule-" + i, "send_email", "contact-" + i + "@example.com", runId(i), ControlFixtures.T0);
   }
 
   /** Starts the child and returns once it has acknowledged {@value #ACKNOWLEDGED} runs. */

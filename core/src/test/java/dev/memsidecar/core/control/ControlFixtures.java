@@ -88,6 +88,7 @@ final class ControlFixtures {
         List.of(
             new MemoryHit(new StoredMemory(record("r1", "npm run check:rules"), "lucene"), 0.93f),
             new MemoryHit(new StoredMemory(record("r2", ODD_TEXT), "langmem-sqlite"), 0.5f)),
-        List.of("/memories/AGENTS.md", "/memories/用户.md"));
+        List.of("/memories/AGENTS.md", "/memories/用户.md"),
+        List.of("send_email", "bash"));
   }
 }

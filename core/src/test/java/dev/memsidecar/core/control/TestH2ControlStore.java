@@ -15,6 +15,7 @@ import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.WriteDecision.Outcome;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.core.toolrules.ToolRule;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -366,6 +367,9 @@ class TestH2ControlStore {
         assertEquals(
             Optional.of(ControlCrashChild.snapshot(ended)),
             reopened.snapshot(scope, ControlCrashChild.runId(ended), T0));
+        ToolRule rule = ControlCrashChild.rule(ended);
+        assertEquals(
+            Optional.of(rule), reopened.toolRule(scope.workspaceId(), rule.toolName(), rule.id()));
         ended++;
       }
       assertTrue(ended >= ControlCrashChild.ACKNOWLEDGED, "acknowledged runs lost: " + ended);
@@ -389,6 +393,11 @@ class TestH2ControlStore {
         }
       }
       assertEquals(expected, audited);
+      // Every run that ended had its denial recorded before, and the count agrees with the rows.
+      long denials = reopened.toolStats(scope.workspaceId(), "send_email").denials();
+      assertTrue(denials >= ended, "denials lost: " + denials + " < " + ended);
+      assertEquals(
+          denials, reopened.denials(scope.workspaceId(), "send_email", Integer.MAX_VALUE).size());
     }
   }
 

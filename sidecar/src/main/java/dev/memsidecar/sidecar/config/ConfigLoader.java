@@ -69,6 +69,8 @@ public final class ConfigLoader {
   public static final String ENV_HOST = "MEMSIDECAR_HOST";
   public static final String ENV_PORT = "MEMSIDECAR_PORT";
   public static final String ENV_DATA = "MEMSIDECAR_DATA";
+  /** {@code 0} or {@code false} turns off EndRun's capture of tool rules; {@code 1}/{@code true} on. */
+  public static final String ENV_TOOL_MEMORY_CAPTURE = "MEMSIDECAR_TOOL_MEMORY_CAPTURE_ENABLED";
 
   /** The accepted {@code apiVersion} values of a Memory document. */
   public static final List<String> API_VERSIONS =
@@ -98,7 +100,9 @@ public final class ConfigLoader {
           "gate",
           "embedder",
           "extractor",
-          "runs");
+          "runs",
+          "toolRules");
+  private static final Set<String> TOOL_RULES_KEYS = YamlSection.keys("capture");
   private static final Set<String> EXTRACTOR_KEYS = YamlSection.keys("name", "settings");
   private static final Set<String> RUNS_KEYS = YamlSection.keys("snapshotTtl", "shortTermTtl");
   private static final Set<String> FLAG_KEYS = YamlSection.keys("read", "write");
@@ -280,7 +284,12 @@ public final class ConfigLoader {
                 ? extractor.scalarMap("settings")
                 : runDefaults.extractorSettings(),
             duration(runs, "snapshotTtl").orElse(runDefaults.snapshotTtl()),
-            duration(runs, "shortTermTtl").orElse(runDefaults.shortTermTtl()));
+            duration(runs, "shortTermTtl").orElse(runDefaults.shortTermTtl()),
+            memory
+                .section("toolRules")
+                .allowOnly(TOOL_RULES_KEYS)
+                .bool("capture")
+                .orElse(runDefaults.captureToolRules()));
 
     Optional<List<String>> refs = memory.strings("refs");
     if (refs.isEmpty()) {
@@ -453,6 +462,26 @@ public final class ConfigLoader {
               data,
               (key, problem) -> new ConfigException(ENVIRONMENT + ": " + key + " " + problem),
               ENV_DATA);
+    }
+    String capture = envValue(env, ENV_TOOL_MEMORY_CAPTURE);
+    if (capture != null) {
+      boolean on =
+          switch (capture.toLowerCase(Locale.ROOT)) {
+            case "1", "true" -> true;
+            case "0", "false" -> false;
+            default ->
+                throw new ConfigException(
+                    ENVIRONMENT
+                        + ": "
+                        + ENV_TOOL_MEMORY_CAPTURE
+                        + " must be 0, 1, true or false, got '"
+                        + YamlSection.shown(capture)
+                        + "'");
+          };
+      RunConfig r = draft.runs;
+      draft.runs =
+          new RunConfig(
+              r.extractor(), r.extractorSettings(), r.snapshotTtl(), r.shortTermTtl(), on);
     }
   }
 
