@@ -50,40 +50,59 @@ import java.util.regex.Pattern;
  *       workspace when nobody in it is the speaker).
  * </ol>
  *
- * Small talk is dropped: greetings, thanks, goodbyes, questions, reactions ("That's great!",
- * "Sounds fun"), remarks about the listener ("You'd be a great counselor"), and sentences with
- * fewer than two content words (words that are neither stopwords nor evaluative fillers such as
- * "really", "awesome", "feel"). Kept statements are rewritten to stand alone: "I"/"my"/"we" become
- * the speaker's name ("Caroline went ..."; "the user" / "用户" for an unnamed user), "you"/"your" the
- * addressee's when known, relative dates ("yesterday", "last week", "next month", "this Saturday",
- * "two days ago", "昨天", "上周六") gain their absolute date in parentheses after the phrase, read on
- * the session date (a {@code [session date: ...]} header line, else metadata {@code session_date},
- * {@code date} or {@code time}, else {@link ExtractionRequest#now()} in {@link
- * ExtractionRequest#zone()}); a turn of a conversation with a session date ends with "(said on 8
- * May 2023)", after the dates of its dropped sentences ("Last night was amazing! We celebrated ..."
- * keeps "last night: 13 August 2023"). The agent's output only yields commands, procedures and
- * canonical-token facts it states itself, never a restatement of the input.
+ * Small talk is dropped: greetings, thanks, goodbyes, questions that ask, reactions ("That's
+ * great!", "Sounds fun"), remarks about the listener ("You'd be a great counselor"), and sentences
+ * with fewer than two content words (words that are neither stopwords nor evaluative fillers such
+ * as "really", "awesome", "feel"). What is stated is kept however it is phrased: a tag question
+ * ("Sunflowers mean warmth and happiness, right?", "向日葵代表温暖和快乐，对吧？"), the statement before a
+ * question in the same sentence ("Spider-Man has always been a favorite of mine - who doesn't love
+ * him?"), a verdict on what the speaker has just told ("We went camping last summer. It was a
+ * really peaceful experience."), a verdict or a piece of advice that names things ("It was
+ * inspiring - so many people wanted to create loving homes for children", "You can use coconut oil
+ * instead of butter"); see {@link Questions}. Kept statements are rewritten to stand alone:
+ * "I"/"my"/"we" become the speaker's name ("Caroline went ..."; "the user" / "用户" for an unnamed
+ * user), "you"/"your" the addressee's when known, relative dates ("yesterday", "last week", "next
+ * month", "this Saturday", "two days ago", "昨天", "上周六") gain their absolute date in parentheses
+ * after the phrase, read on the session date (a {@code [session date: ...]} header line, else
+ * metadata {@code session_date}, {@code date} or {@code time}, else {@link ExtractionRequest#now()}
+ * in {@link ExtractionRequest#zone()}); a turn of a conversation with a session date ends with
+ * "(said on 8 May 2023)", after the dates of its dropped sentences ("Last night was amazing! We
+ * celebrated ..." keeps "last night: 13 August 2023"). The agent's output only yields commands,
+ * procedures and canonical-token facts it states itself, never a restatement of the input.
  *
  * <h2>Scores (the write gate keeps 7.0 and up; weights 0.3/0.1/0.2/0.2/0.1/0.1)</h2>
  *
  * <ul>
  *   <li><b>importance</b> by rule: explicit 9, identity 9, preference 8, correction 8, procedure 8,
- *       workspace-fact 8 with canonical tokens, else 7 when technical or specific and 6 otherwise;
- *       event 8 when dated, 7 about the speaker or with a specific, else 6; plan 8 when dated, 7
- *       with five content words or a specific, else 6; statement 7 about the speaker with four
- *       content words or with a specific, 6 with four content words, else 5. What only holds now
- *       loses 1, or is 5 with fewer than three content words;
+ *       workspace-fact 8 with canonical tokens, else 7 when technical or specific and 6 otherwise.
+ *       A turn between named people weighs what its most specific sentence names: specifics (names,
+ *       numbers, dates) and <em>concrete</em> words (content words that are not feelings, verdicts,
+ *       abstractions or light verbs: "kickboxing", "clay", "mental health", not "progress",
+ *       "rewarding", "keep"; see {@link Lexicon#GENERIC}): event 8 when dated, 7 about the speaker
+ *       with two concrete words or a specific, or with four concrete words, else 5 about the
+ *       speaker and 6 otherwise; plan 8 when dated, 7 with three concrete words (two with a
+ *       specific), else 6; preference 8 with two concrete words or a specific, else 5; statement 7
+ *       with three concrete words (four when not about the speaker) or a specific beside one, else
+ *       5 (6 with four content words when not about the speaker). An image the turn presents as the
+ *       speaker's ("Here's my painting", "Take a look at this") counts with its caption: 7 with two
+ *       concrete words, else 6; any other image alone is 6. In an agent run: event 8 when dated, 7
+ *       about the speaker or with a specific, else 6; plan 8 when dated, 7 with five content words
+ *       or a specific, else 6; statement 7 about the speaker with four content words or with a
+ *       specific, 6 with four content words, else 5. What only holds now loses 1, or is 5 with
+ *       fewer than three content words, unless it is specific (three concrete words, or a specific
+ *       besides its date: "currently reading The Lean Startup");
  *   <li><b>novelty</b> 7: the extractor cannot see the store (dedupe judges repeats); 8 for
  *       corrections; 6 for the agent's output;
  *   <li><b>relevance</b> 9 when the statement is about its speaker (first person, or a sentence
- *       whose subject was left out: "Gonna continue my edu") or explicit; 7 for what a named person
- *       says of their circle ("They loved the exhibit"); 8 for procedures and technical workspace
- *       facts; 6 otherwise;
+ *       whose subject was left out: "Gonna continue my edu"), explicit, or an image the speaker
+ *       presents as theirs; 7 for what a named person says of their circle ("They loved the
+ *       exhibit"); 8 for procedures and technical workspace facts; 6 otherwise;
  *   <li><b>credibility</b> 9 for explicit instructions and corrections, 8 for direct statements, 7
  *       for the agent's output, 6 when every statement hedges ("maybe", "I think", "可能");
  *   <li><b>granularity</b> 4, plus one per specific (a number, a proper name, a date; at most
  *       four), two per command or canonical token, one from six content words and one more from
- *       twelve; at most 10;
+ *       twelve (between named people: one for a sentence with three concrete words and one from
+ *       eight concrete words in the turn); at most 10;
  *   <li><b>timeliness</b> 9 for durable facts (identity, preference, procedure, workspace facts,
  *       explicit, correction), 8 for events, 7 for statements, 6 for plans (they go stale), 3 for
  *       what only holds now ("today", "this week", "right now", "目前") unless it tells of something
@@ -93,15 +112,18 @@ import java.util.regex.Pattern;
  * <p>Examples: "Please remember that the deploy day is Thursday." 8.4 (explicit); "I prefer tabs
  * over spaces." 7.8; "To deploy, run `npm run deploy:prod`." 7.9; "Caroline: I went to a LGBTQ
  * support group yesterday." becomes "Caroline went to a LGBTQ support group yesterday (7 May 2023).
- * (said on 8 May 2023)" at 7.9; "Jon: I'm swamped this week." 6.4, short-term, rejected; "Wow,
- * that's so cool! How was it?" and "I'll keep pushing!" are not proposed at all. Every candidate's
- * {@code reason} starts with the rule that fired ({@code rule explicit: ...}, see {@link #RULES}).
- * Stateless and thread-safe; the same request always gives the same candidates.
+ * (said on 8 May 2023)" at 8.0; "Jon: I'm swamped this week." 6.4, short-term, rejected; "John:
+ * They offer yoga, kickboxing and circuit training." 7.0; "Jon: I'm feeling confident and won't
+ * give up." 6.7, rejected; "Wow, that's so cool! How was it?" and "I'll keep pushing!" are not
+ * proposed at all. Every candidate's {@code reason} starts with the rule that fired ({@code rule
+ * explicit: ...}, see {@link #RULES}). Stateless and thread-safe; the same request always gives the
+ * same candidates.
  *
  * <p>Limits: it knows no synonyms, coreference beyond "I"/"you"/"we" and "it" after a correction,
  * nor sarcasm; a fact stated only by the agent is kept only when it carries a command or a
- * canonical token; a question is never a memory, even one that reveals a fact ("Did I tell you I
- * moved to Paris?").
+ * canonical token; a question that asks is never a memory, even one that reveals a fact ("Did I
+ * tell you I moved to Paris?"); concreteness is read from word lists, so a vague sentence in rare
+ * words can pass for a specific one and a specific one in common words can be scored as vague.
  */
 public final class RulesExtractor implements Extractor {
 
@@ -124,9 +146,8 @@ public final class RulesExtractor implements Extractor {
   private static final Set<String> SESSION_DATE_KEYS = Set.of("session_date", "date", "time");
   private static final Pattern ATTACHMENT =
       Pattern.compile(
-          "(?i)^[\\[(](?:image|photo|picture|pic|shares?|shared|attachment|图片|照片)\\b.*[\\])]$");
+          "(?i)^[\\[(](?:image|photo|picture|pic|shares?|shared|attachment|图片|照片)(?![A-Za-z]).*[\\])]$");
   private static final Pattern QUESTION_END = Pattern.compile("[?？]\\W*$");
-  private static final Pattern ZH_QUESTION = Pattern.compile("(?:吗|呢|么|没有|是不是|要不要|好不好)[？?！!。]?$");
   private static final Pattern ACKNOWLEDGEMENT =
       Pattern.compile(
           "(?i)^(?:i'll remember|i will remember|i've (?:noted|saved|stored|remembered|updated)|i"
@@ -258,21 +279,26 @@ public final class RulesExtractor implements Extractor {
    * @param text the sentence as it will be stored
    * @param category what it tells
    * @param contentWords its content words
+   * @param concreteWords its content words that name a specific thing (not "progress", "fun")
    * @param specifics numbers, names and dates it holds
    * @param aboutSpeaker whether it is in the first person (or its subject was left out)
    * @param hedged whether it hedges
    * @param shortTerm whether it only holds now
    * @param dated whether it names a date
+   * @param verdict whether it only judges what the turn told before it ("It was so peaceful"): it
+   *     adds its words, not its weight
    */
   private record Statement(
       String text,
       Category category,
       int contentWords,
+      int concreteWords,
       int specifics,
       boolean aboutSpeaker,
       boolean hedged,
       boolean shortTerm,
-      boolean dated) {}
+      boolean dated,
+      boolean verdict) {}
 
   // ---------------------------------------------------------------------------------------------
   // A person's turn (the user's, or a named speaker's)
@@ -352,7 +378,7 @@ public final class RulesExtractor implements Extractor {
       Statement s =
           zh
               ? chineseStatement(raw, turn, addressee, run)
-              : englishStatement(raw, turn, addressee, run);
+              : englishStatement(raw, turn, addressee, run, !kept.isEmpty());
       if (s != null) {
         kept.add(s);
         lastKeptRaw = raw;
@@ -378,6 +404,12 @@ public final class RulesExtractor implements Extractor {
   private static final Pattern ATTACHMENT_BODY =
       Pattern.compile(
           "(?i)^[\\[(](?:image|photo|picture|pic|shares?|shared|attachment|图片|照片)\\s*[:：]?\\s*(.*?)[\\])]$");
+
+  /** "a photo of a cup" of "[image: a photo of a cup]". */
+  private static String attachmentBody(String attachment) {
+    Matcher m = ATTACHMENT_BODY.matcher(attachment);
+    return m.matches() ? m.group(1).strip() : attachment;
+  }
 
   /** "[image: a photo of a cup]" as "Melanie shared a photo of a cup." */
   private static String attachmentText(String attachment, String speaker, boolean zh) {
@@ -745,14 +777,22 @@ public final class RulesExtractor implements Extractor {
     if (addressee == null) {
       return s;
     }
-    Matcher m = VOCATIVE.matcher(s);
+    String out = s;
+    Matcher m = VOCATIVE.matcher(out);
     if (m.lookingAt() && addressee.startsWith(m.group(1))) {
-      return s.substring(m.end()).strip();
+      out = out.substring(m.end()).strip();
     }
-    return s;
+    // "The kids look so cute, Mel!": a name at the end is the listener's, not a specific.
+    Matcher end = TRAILING_VOCATIVE.matcher(out);
+    if (end.find() && end.start() > 0 && addressee.startsWith(end.group(1))) {
+      out = out.substring(0, end.start()) + end.group(2);
+    }
+    return out;
   }
 
   private static final Pattern VOCATIVE = Pattern.compile("^(\\p{Lu}\\p{Ll}{1,20})\\s*[,!]\\s+");
+  private static final Pattern TRAILING_VOCATIVE =
+      Pattern.compile(",\\s*(\\p{Lu}\\p{Ll}{1,20})\\s*([.!?]*)$");
 
   private static String stripChatter(String s) {
     String out = s;
@@ -766,23 +806,48 @@ public final class RulesExtractor implements Extractor {
     return out;
   }
 
-  private Statement englishStatement(String raw, Turn turn, String addressee, Run run) {
+  /**
+   * One English sentence of a person's turn as a statement, or null when it is small talk.
+   *
+   * @param continues whether a statement of this turn was kept before it: the speaker is telling of
+   *     their own things, so "It was a really peaceful experience" describes what they told, not
+   *     the listener's news
+   */
+  private Statement englishStatement(
+      String raw, Turn turn, String addressee, Run run, boolean continues) {
     String s = stripVocative(stripChatter(raw), addressee);
-    if (s.length() < 3 || QUESTION_END.matcher(s).find()) {
+    if (s.length() < 3) {
       return null;
     }
-    if (Lexicon.CLOSER_EN.matcher(s).lookingAt()) {
+    s = Questions.statedEnglish(s);
+    if (s == null || Lexicon.CLOSER_EN.matcher(s).lookingAt()) {
       return null;
     }
     boolean first = aboutSpeaker(s, false, turn);
     boolean elided = Lexicon.ELIDED_SUBJECT.matcher(s).lookingAt() || gerundStart(s);
     Specifics sp = specifics(s, false, turn, addressee);
-    if (Lexicon.REACTION_EN.matcher(s).lookingAt() && !first && sp.count == 0) {
+    boolean named = turn.role() == Role.PERSON;
+    // A verdict after the speaker's own news is about that news; one addressed to the listener
+    // ("You're so brave", "Your kids look cute") is not.
+    boolean ownVerdict = named && continues && !ADDRESSES_LISTENER.matcher(s).lookingAt();
+    // "You can use dairy-free margarine or coconut oil instead of butter", "Barcelona is a
+    // must-visit city": advice and verdicts that name things are kept; "Keep it up", "The kids
+    // look so cute" are not.
+    boolean tells = named && informativeBesideVerdict(s, turn, addressee);
+    if (Lexicon.REACTION_EN.matcher(s).lookingAt()
+        && !first
+        && sp.count == 0
+        && !ownVerdict
+        && !tells) {
       return null;
     }
-    boolean named = turn.role() == Role.PERSON;
-    if (named && Lexicon.EXHORTATION.matcher(s).lookingAt()
-        || named && !first && Lexicon.EVALUATION.matcher(s).find() && sp.count == 0) {
+    if (named && Lexicon.EXHORTATION.matcher(s).lookingAt() && !tells
+        || named
+            && !first
+            && Lexicon.EVALUATION.matcher(s).find()
+            && sp.count == 0
+            && !ownVerdict
+            && !tells) {
       // "Let's keep going", "Don't give up", "The kids look so cute": advice and opinions.
       return null;
     }
@@ -792,8 +857,15 @@ public final class RulesExtractor implements Extractor {
     boolean stated = about && (identity(s, false) || preference(s, false)); // "I'm a nurse."
     boolean informative =
         about || named
-            ? sp.content >= 2 || (sp.count >= 1 || stated) && sp.content >= 1
-            : sp.count >= 1 && sp.content >= 2 || sp.content >= 5;
+            ? sp.content >= 2 || (sp.count >= 1 || stated || ownVerdict) && sp.content >= 1
+            : sp.count >= 1 && sp.content >= 2
+                || sp.content >= 5
+                || technical(s) && sp.content >= 2;
+    boolean verdict =
+        ownVerdict
+            && !first
+            && sp.count == 0
+            && (Lexicon.REACTION_EN.matcher(s).lookingAt() || Lexicon.EVALUATION.matcher(s).find());
     if (!informative) {
       return null;
     }
@@ -814,16 +886,43 @@ public final class RulesExtractor implements Extractor {
         text,
         category,
         sp.content,
+        sp.concrete,
         sp.count + (hasDate && sp.dates == 0 ? 1 : 0),
         about,
         hedged,
         shortTerm,
-        hasDate);
+        hasDate,
+        verdict);
+  }
+
+  private static final Pattern ADDRESSES_LISTENER =
+      Pattern.compile("(?i)^(?:you|your|yours|you're|you've|you'd|you'll|u|ur)\\b");
+
+  private static final Pattern CLAUSE = Pattern.compile("\\s+[-–—]+\\s+|[;,:]\\s+");
+
+  /**
+   * Whether a sentence holding a verdict, a reaction or advice also tells something: three concrete
+   * words beside the verdict ("It was inspiring - so many people wanted to create loving homes for
+   * children", "You can use coconut oil instead of butter"; not "The kids look so cute", "Keep it
+   * up").
+   */
+  private static boolean informativeBesideVerdict(String s, Turn turn, String addressee) {
+    int concrete = 0;
+    for (String clause : CLAUSE.split(Lexicon.EVALUATION.matcher(s).replaceAll(" "))) {
+      String c = clause.strip();
+      // "That's so cool" tells nothing; "You can use coconut oil instead of butter" may.
+      if (!Lexicon.REACTION_EN.matcher(c).lookingAt()
+          || ADDRESSES_LISTENER.matcher(c).lookingAt()) {
+        concrete += specifics(clause, false, turn, addressee).concrete;
+      }
+    }
+    return concrete >= SPECIFIC_WORDS;
   }
 
   private static final Pattern GERUND_START =
       Pattern.compile(
-          "^[A-Z][a-z]{2,}ing\\s+(?!(?:is|was|has|can|could|will|would|makes|made|helps|helped|gives"
+          "^(?!(?:Some|Any|No|Every)thing\\b|(?:Morning|Evening|Spring|String|Ceiling|Thing)\\b)"
+              + "[A-Z][a-z]{2,}ing\\s+(?!(?:is|was|has|can|could|will|would|makes|made|helps|helped|gives"
               + "|gave|keeps|kept|brings|brought|means|seems|sounds|looks|feels|really|always|never|your"
               + "|my|our|his|her|their|the|a|an|this|that|these|those|it|you|them|with|to|for|at)\\b)"
               + "[a-z]");
@@ -831,7 +930,9 @@ public final class RulesExtractor implements Extractor {
   private static final Pattern FINITE_VERB =
       Pattern.compile(
           "(?i)\\b(?:is|was|are|were|must|must've|can|will|would|could|should|makes|made|gives|gave"
-              + "|helps|helped|means|meant|brings|brought|keeps|kept|has|had|takes|took)\\b");
+              + "|helps|helped|means|meant|brings|brought|keeps|kept|has|had|takes|took|does|did"
+              + "|doesn't|didn't|isn't|wasn't|aren't|can't|won't|couldn't|wouldn't|shouldn't|hasn't"
+              + "|hadn't|needs|seems|works|fails|breaks|happens|happened|looks|sounds|feels)\\b");
 
   /**
    * "Researching adoption agencies — it's been a dream" (the speaker left out), not "Running is
@@ -842,16 +943,25 @@ public final class RulesExtractor implements Extractor {
     if (!GERUND_START.matcher(s).lookingAt()) {
       return false;
     }
-    String firstClause = s.split("[,;:—–]|\\s-\\s", 2)[0];
-    return !FINITE_VERB.matcher(firstClause).find();
+    // The verb of a gerund subject may come after a list: "Creating community and supporting
+    // each other, especially for kids, is really important". A verb after a clause with a
+    // subject of its own ("Researching agencies - it's been a dream") says nothing of the gerund.
+    String beforeSubject = NEW_SUBJECT.split(s, 2)[0];
+    return !FINITE_VERB.matcher(beforeSubject).find();
   }
+
+  private static final Pattern NEW_SUBJECT =
+      Pattern.compile(
+          "(?:[,;:—–]|\\s-|\\b(?i:and|but|so|because))\\s*(?i:it|that|this|he|she|they|we|i|you"
+              + "|there)\\b");
 
   private static final Pattern ZH_FILLER =
       Pattern.compile("[的了是在我你他她它们也都很就还吧呢吗啊呀哦嗯这那个有和与及或但而且所以因为如果会要能可以一不没真太好挺超特别非常觉得感觉]");
 
   private Statement chineseStatement(String raw, Turn turn, String addressee, Run run) {
     String s = raw.replaceAll("^(?:嗯+|哈+|哇+|啊+|哦+|噢+|好的|好吧|对了|另外|还有|其实)[，,!！。～~]*", "").strip();
-    if (s.isEmpty() || QUESTION_END.matcher(s).find() || ZH_QUESTION.matcher(s).find()) {
+    s = s.isEmpty() ? null : Questions.statedChinese(s);
+    if (s == null) {
       return null;
     }
     if (Lexicon.ZH_SMALL_TALK.matcher(s).matches()) {
@@ -876,11 +986,13 @@ public final class RulesExtractor implements Extractor {
         text,
         category,
         sp.content,
+        sp.concrete,
         sp.count + (hasDate && sp.dates == 0 ? 1 : 0),
         first,
         hedged,
         shortTerm,
-        hasDate);
+        hasDate,
+        false);
   }
 
   private static final Pattern ABSOLUTE_DATE =
@@ -977,6 +1089,8 @@ public final class RulesExtractor implements Extractor {
     Category top = Category.STATEMENT;
     Set<Category> seen = EnumSet.noneOf(Category.class);
     int content = 0;
+    int concrete = 0;
+    int maxConcrete = 0;
     int specifics = 0;
     boolean about = false;
     boolean hedged = true;
@@ -984,36 +1098,57 @@ public final class RulesExtractor implements Extractor {
     boolean dated = false;
     StringBuilder text = new StringBuilder();
     for (Statement s : kept) {
+      if (!text.isEmpty() && !zh) {
+        text.append(' ');
+      }
+      text.append(s.text);
+      if (s.verdict) {
+        continue;
+      }
       seen.add(s.category);
       if (s.category.compareTo(top) > 0) {
         top = s.category;
       }
       content += s.contentWords;
+      concrete += s.concreteWords;
+      maxConcrete = Math.max(maxConcrete, s.concreteWords);
       specifics += s.specifics;
       about |= s.aboutSpeaker;
       hedged &= s.hedged;
       shortTerm &= s.shortTerm;
       dated |= s.dated;
-      if (!text.isEmpty() && !zh) {
-        text.append(' ');
-      }
-      text.append(s.text);
     }
     int attachmentWords = 0;
+    int attachmentConcrete = 0;
     for (String a : attachments) {
       if (!text.isEmpty() && !zh) {
         text.append(' ');
       }
       text.append(attachmentText(a, turn.speaker(), zh));
-      attachmentWords += specifics(a, zh, turn, null).content;
+      Specifics sp = specifics(attachmentBody(a), zh, turn, null);
+      attachmentWords += sp.content;
+      attachmentConcrete += sp.concrete;
+    }
+    // "Here's my painting [image: a painting of a sunset]": the image shows the speaker's own
+    // thing.
+    boolean presents =
+        !attachments.isEmpty()
+            && Lexicon.PRESENTS
+                .matcher(Lexicon.ATTACHMENTS.matcher(turn.text()).replaceAll(" "))
+                .find();
+    if (presents) {
+      concrete += attachmentConcrete;
+      maxConcrete = Math.max(maxConcrete, attachmentConcrete);
     }
     if (kept.isEmpty()) {
-      // Only an image: what a person shows is mostly theirs, but a caption is not their word.
+      // Only an image: what a person shows is mostly theirs, but a caption is not their word
+      // unless the turn presents it as theirs.
       seen.add(Category.EVENT);
       top = Category.EVENT;
       content = attachmentWords;
       hedged = false;
       shortTerm = false;
+      about = presents;
     }
     Owner owner = named || about ? Owner.USER : Owner.WORKSPACE;
     boolean episodic = seen.contains(Category.EVENT) || seen.contains(Category.PLAN);
@@ -1038,18 +1173,23 @@ public final class RulesExtractor implements Extractor {
     }
     boolean technical = owner == Owner.WORKSPACE && technical(turn.text());
     float importance =
-        switch (top) {
-          case IDENTITY -> 9;
-          case PREFERENCE -> 8;
-          case EVENT -> dated ? 8 : about || specifics > 0 ? 7 : 6;
-          case PLAN -> dated ? 8 : content >= 5 || specifics > 0 ? 7 : 6;
-          case STATEMENT -> (about && content >= 4) || specifics > 0 ? 7 : content >= 4 ? 6 : 5;
-        };
+        named
+            ? chatImportance(top, kept.isEmpty(), about, dated, specifics, content, maxConcrete)
+            : switch (top) {
+              case IDENTITY -> 9;
+              case PREFERENCE -> 8;
+              case EVENT -> dated ? 8 : about || specifics > 0 ? 7 : 6;
+              case PLAN -> dated ? 8 : content >= 5 || specifics > 0 ? 7 : 6;
+              case STATEMENT -> (about && content >= 4) || specifics > 0 ? 7 : content >= 4 ? 6 : 5;
+            };
     if (owner == Owner.WORKSPACE) {
       importance = technical || specifics > 0 ? 7 : 6;
     }
-    if (shortTerm) {
-      // What only holds now matters less, and a bare mood ("swamped this week") hardly at all.
+    // The date of "this week" does not make a mood specific.
+    boolean specific = specifics > (dated ? 1 : 0) || maxConcrete >= SPECIFIC_WORDS;
+    if (shortTerm && !specific) {
+      // What only holds now matters less, and a bare mood ("swamped this week") hardly at all;
+      // "currently reading The Lean Startup" still tells what.
       importance = content >= 3 ? importance - 1 : 5;
     }
     float relevance =
@@ -1066,7 +1206,14 @@ public final class RulesExtractor implements Extractor {
             };
     GateScores scores =
         new GateScores(
-            importance, 7, relevance, credibility, granularity(specifics, content), timeliness);
+            importance,
+            7,
+            relevance,
+            credibility,
+            named
+                ? chatGranularity(specifics, maxConcrete, concrete)
+                : granularity(specifics, content),
+            timeliness);
     List<String> tags = new ArrayList<>();
     for (Category c :
         List.of(Category.IDENTITY, Category.PREFERENCE, Category.EVENT, Category.PLAN)) {
@@ -1104,6 +1251,66 @@ public final class RulesExtractor implements Extractor {
             reason));
   }
 
+  /** Concrete words in one sentence that make it specific without a name or a number. */
+  private static final int SPECIFIC_WORDS = 3;
+
+  /**
+   * The importance of a turn between people (see the class comment). What decides is how specific
+   * its most specific sentence is: names, numbers and dates ({@code specifics}) and words that name
+   * things, activities or objects ({@code maxConcrete}, in one sentence: "kickboxing and circuit
+   * training", "a cup with a dog face") rather than feelings and verdicts ("so rewarding", "never
+   * give up"). Dated events and plans are 8; specific ones 7; vague ones 5 or 6, below the gate.
+   */
+  private static float chatImportance(
+      Category top,
+      boolean imageOnly,
+      boolean about,
+      boolean dated,
+      int specifics,
+      int content,
+      int maxConcrete) {
+    boolean hasNames = specifics > 0;
+    if (imageOnly) {
+      // The caption of an image the speaker presents as theirs ("Here's my painting").
+      return about && maxConcrete >= 2 ? 7 : 6;
+    }
+    return switch (top) {
+      case IDENTITY -> 9;
+      case PREFERENCE -> maxConcrete >= 2 || hasNames ? 8 : 5;
+      case EVENT -> {
+        if (dated) {
+          yield 8;
+        }
+        if (about) {
+          yield maxConcrete >= 2 || hasNames ? 7 : 5;
+        }
+        yield maxConcrete >= SPECIFIC_WORDS + 1 || hasNames ? 7 : 6;
+      }
+      case PLAN ->
+          dated ? 8 : maxConcrete >= SPECIFIC_WORDS || hasNames && maxConcrete >= 2 ? 7 : 6;
+      case STATEMENT -> {
+        if (about) {
+          yield maxConcrete >= SPECIFIC_WORDS || hasNames && maxConcrete >= 1 ? 7 : 5;
+        }
+        yield maxConcrete >= SPECIFIC_WORDS + 1 || hasNames && maxConcrete >= 1
+            ? 7
+            : content >= 4 ? 6 : 5;
+      }
+    };
+  }
+
+  /**
+   * 4, one per specific (at most four), one for a specific sentence, one from eight concrete words.
+   */
+  private static float chatGranularity(int specifics, int maxConcrete, int concrete) {
+    return Math.min(
+        10,
+        4
+            + Math.min(specifics, 4)
+            + (maxConcrete >= SPECIFIC_WORDS ? 1 : 0)
+            + (concrete >= 8 ? 1 : 0));
+  }
+
   private static float granularity(int specifics, int content) {
     int g = 4 + Math.min(specifics, 4) + (content >= 6 ? 1 : 0) + (content >= 12 ? 1 : 0);
     return Math.min(10, g);
@@ -1112,7 +1319,7 @@ public final class RulesExtractor implements Extractor {
   // --- specifics --------------------------------------------------------------------------------
 
   /** How specific a sentence is: its content words and its specifics (numbers, names, dates). */
-  private record Specifics(int content, int count, int dates) {}
+  private record Specifics(int content, int count, int dates, int concrete) {}
 
   private static final Pattern NUMBER = Pattern.compile("\\d+(?:[.,:]\\d+)*");
   private static final Pattern PROPER =
@@ -1135,22 +1342,34 @@ public final class RulesExtractor implements Extractor {
       names.add(addressee.toLowerCase(Locale.ROOT));
     }
     int content;
+    int concrete;
     if (zh) {
       String han = s.replaceAll("[^\\p{IsHan}]", "");
       content = (ZH_FILLER.matcher(han).replaceAll("").length() + 1) / 2;
+      // Words (two characters each, as for content) that are neither filler nor feelings:
+      // "吉他", "香菜", "爬山" name things.
+      concrete =
+          (ZH_FILLER.matcher(Lexicon.GENERIC_ZH.matcher(han).replaceAll("")).replaceAll("").length()
+                  + 1)
+              / 2;
       for (String w : Terms.keywords(s.replaceAll("\\p{IsHan}", " "))) {
         if (!Lexicon.FILLER.contains(w) && w.length() > 1) {
           content++;
+          concrete++;
         }
       }
     } else {
       content = 0;
+      concrete = 0;
       for (String w : Terms.keywords(s)) {
         if (w.length() > 1
             && !Lexicon.FILLER.contains(w)
             && !names.contains(w)
             && !w.chars().allMatch(Character::isDigit)) {
           content++;
+          if (!Lexicon.GENERIC.contains(w)) {
+            concrete++;
+          }
         }
       }
     }
@@ -1191,6 +1410,6 @@ public final class RulesExtractor implements Extractor {
     dates = Math.min(dates, 2);
     int tokens = Lexicon.canonicalTokens(s).size();
     return new Specifics(
-        content, Math.min(numbers, 2) + proper + (dates > 0 ? 1 : 0) + 2 * tokens, dates);
+        content, Math.min(numbers, 2) + proper + (dates > 0 ? 1 : 0) + 2 * tokens, dates, concrete);
   }
 }

@@ -432,6 +432,222 @@ class TestRulesExtractor {
     assertTrue(got.get(1).tags().contains("plan"));
   }
 
+  // --- what a turn states, however it is phrased
+  // -----------------------------------------------------------------
+
+  /** A dated conversation between two people, one {@code Speaker: text} line per turn. */
+  private List<MemoryCandidate> conversation(String... lines) {
+    return extract(
+        "[session date: 1:56 pm on 8 May, 2023]\n" + String.join("\n", lines), "", Map.of());
+  }
+
+  private static MemoryCandidate turnOf(String speaker, List<MemoryCandidate> candidates) {
+    List<MemoryCandidate> theirs =
+        candidates.stream()
+            .filter(c -> c.evidence().matches("(?s)" + speaker + "\\s*[:：].*"))
+            .toList();
+    return only(theirs);
+  }
+
+  @Test
+  void tagQuestionsAndStatementsBeforeAQuestionAreKept() {
+    MemoryCandidate sunflowers =
+        turnOf(
+            "Caroline",
+            conversation(
+                "Melanie: Here are the flowers from my garden.",
+                "Caroline: Thanks Melanie - love the blue vase! Sunflowers mean warmth and"
+                    + " happiness, right? What do flowers mean to you?"));
+    assertTrue(
+        sunflowers.content().contains("Sunflowers mean warmth and happiness."),
+        sunflowers::content);
+    assertFalse(sunflowers.content().contains("What do flowers"), sunflowers::content);
+
+    MemoryCandidate favorite =
+        turnOf(
+            "Joanna",
+            conversation(
+                "Nate: Who's your favorite superhero?",
+                "Joanna: Spider-Man has always been a favorite of mine - I mean, who doesn't"
+                    + " love Peter Parker? Do you have one?"));
+    assertEquals(
+        "Spider-Man has always been a favorite of Joanna's. (said on 8 May 2023)",
+        favorite.content());
+  }
+
+  @Test
+  void chineseTagQuestionsAndStatementsBeforeAQuestionAreKept() {
+    MemoryCandidate c = turnOf("小明", conversation("小红：你喜欢什么花？", "小明：向日葵代表温暖和快乐，对吧？我上周去了巴黎，你去过吗？"));
+    assertEquals("向日葵代表温暖和快乐。小明上周（2023年5月1日那一周）去了巴黎。（说于2023年5月8日）", c.content());
+  }
+
+  @Test
+  void questionsThatOnlyAskGiveNothing() {
+    assertEquals(
+        List.of(),
+        conversation(
+            "Nate: What do flowers mean to you? Have you seen this romantic drama?",
+            "Joanna: Seen any good movies lately? For walking or running?",
+            "小红：你周末去哪儿了？你去过巴黎吗？",
+            "小明：那你呢，最近忙不忙？"));
+  }
+
+  @Test
+  void aVerdictOnTheSpeakersOwnNewsIsKeptButNotOneOnTheListeners() {
+    MemoryCandidate camping =
+        turnOf(
+            "John",
+            conversation(
+                "Maria: How was the summer?",
+                "John: Max and I had a blast on our camping trip last summer. It was a really"
+                    + " peaceful and awesome experience."));
+    assertTrue(
+        camping.content().contains("It was a really peaceful and awesome experience."),
+        camping::content);
+    assertStored(camping);
+
+    MemoryCandidate meeting =
+        turnOf(
+            "Caroline",
+            conversation(
+                "Melanie: Any news?",
+                "Caroline: Last Friday I went to a council meeting for adoption. It was inspiring"
+                    + " and emotional - so many people wanted to create loving homes for children"
+                    + " in need."));
+    assertTrue(meeting.content().contains("create loving homes for children"), meeting::content);
+
+    List<MemoryCandidate> reaction =
+        conversation(
+            "Melanie: Here are the kids at the beach.",
+            "Caroline: The kids look so cute, Mel! I bet they bring lots of joy.");
+    assertTrue(
+        reaction.stream().noneMatch(c -> c.evidence().startsWith("Caroline:")),
+        () -> contents(reaction).toString());
+  }
+
+  @Test
+  void adviceThatNamesThingsIsKeptButNotEncouragement() {
+    MemoryCandidate advice =
+        turnOf(
+            "Nate",
+            conversation(
+                "Joanna: What can I use instead of butter?",
+                "Nate: You can use dairy-free margarine or coconut oil instead of butter. Good"
+                    + " luck!"));
+    assertEquals(
+        "Joanna can use dairy-free margarine or coconut oil instead of butter. (said on 8 May"
+            + " 2023)",
+        advice.content());
+    List<MemoryCandidate> cheer =
+        conversation(
+            "Jon: I signed the lease for the studio downtown yesterday.",
+            "Gina: Keep it up! You got this! Your hard work will pay off.");
+    assertTrue(
+        cheer.stream().noneMatch(c -> c.evidence().startsWith("Gina:")),
+        () -> contents(cheer).toString());
+  }
+
+  @Test
+  void specificTurnsPassTheGateAndPureReactionsDoNot() {
+    assertStored(
+        turnOf(
+            "John",
+            conversation(
+                "Maria: What classes does the gym offer?",
+                "John: Yeah, they offer yoga, kickboxing and circuit training.")));
+    assertStored(
+        turnOf(
+            "Nate",
+            conversation(
+                "Joanna: What do they eat?",
+                "Nate: They eat a combination of vegetables, fruits, and insects.")));
+    MemoryCandidate mood =
+        turnOf(
+            "Jon",
+            conversation(
+                "Gina: How are you?",
+                "Jon: I'm feeling confident and won't give up. It's been a wild ride, but I'm"
+                    + " feeling good!"));
+    assertTrue(mood.scores().weighted() < 7.0f, () -> mood.content() + " " + mood.scores());
+  }
+
+  @Test
+  void chineseSpecificTurnsPassTheGateAndPureReactionsDoNot() {
+    assertStored(turnOf("小明", conversation("小红：周末怎么样？", "小明：我们去了动物园，看了熊猫和长颈鹿。")));
+    MemoryCandidate mood = turnOf("小明", conversation("小红：周末怎么样？", "小明：我觉得很开心，也很感动。"));
+    assertTrue(mood.scores().weighted() < 7.0f, () -> mood.content() + " " + mood.scores());
+  }
+
+  @Test
+  void anImageTheSpeakerPresentsAsTheirsIsKept() {
+    MemoryCandidate shown =
+        turnOf(
+            "Caroline",
+            conversation(
+                "Melanie: Long time no talk!",
+                "Caroline: Take a look at this. [image: a photo of a painting of a sunset over a"
+                    + " lake]"));
+    assertEquals(
+        "Caroline shared a photo of a painting of a sunset over a lake. (said on 8 May 2023)",
+        shown.content());
+    assertTrue(shown.reason().startsWith("rule attachment:"), shown.reason());
+    assertStored(shown);
+    MemoryCandidate passing =
+        turnOf(
+            "Jon",
+            conversation(
+                "Gina: See you at the opening!",
+                "Jon: Cool! Can't wait to see you! [image: a photo of two women doing a handstand"
+                    + " in a room]"));
+    assertTrue(passing.scores().weighted() < 7.0f, () -> passing.scores().toString());
+    MemoryCandidate zh = turnOf("小明", conversation("小红：最近在忙什么？", "小明：给你看看这个。[图片：一幅湖边日落的油画]"));
+    assertTrue(zh.content().contains("小明分享了图片：一幅湖边日落的油画。"), zh::content);
+    assertStored(zh);
+  }
+
+  @Test
+  void proseAfterAToolsNameIsNoCommand() {
+    MemoryCandidate poetry =
+        turnOf(
+            "Caroline",
+            conversation(
+                "Melanie: What was the event?",
+                "Caroline: It was a transgender poetry reading where transgender people shared"
+                    + " their stories through poetry."));
+    assertFalse(poetry.content().contains("`"), poetry::content);
+    assertEquals(MemoryKind.EPISODIC, poetry.kind());
+    MemoryCandidate kube =
+        only(extract("I prefer kubectl port-forward over exposing debug ports."));
+    assertEquals(
+        "The user prefers `kubectl port-forward` over exposing debug ports.", kube.content());
+    MemoryCandidate flag =
+        only(
+            extract(
+                "To restart the pods, run kubectl rollout restart deployment/billing -n staging."));
+    assertTrue(
+        flag.content().contains("`kubectl rollout restart deployment/billing -n staging`"),
+        flag::content);
+    MemoryCandidate zh = only(extract("我更喜欢用 kubectl port-forward 而不是暴露调试端口。"));
+    assertEquals("用户更喜欢用 `kubectl port-forward` 而不是暴露调试端口。", zh.content());
+  }
+
+  @Test
+  void aCapitalisedNounOpeningASentenceIsNoLeftOutI() {
+    MemoryCandidate staging = only(extract("Staging does not reproduce it."));
+    assertEquals("Staging does not reproduce it.", staging.content());
+    assertEquals(Owner.WORKSPACE, staging.owner());
+    for (String input :
+        List.of("Something broke in the nightly build.", "Building the image takes ten minutes.")) {
+      for (MemoryCandidate c : extract(input)) {
+        assertFalse(c.content().contains("The user is"), c.content());
+      }
+    }
+    // A sentence that does leave out its "I" still gets it back.
+    MemoryCandidate researching =
+        only(extract("Researching adoption agencies - it's been a dream for years."));
+    assertTrue(researching.content().startsWith("The user is researching"), researching::content);
+  }
+
   // --- the agent's output
   // -------------------------------------------------------------------------
 
