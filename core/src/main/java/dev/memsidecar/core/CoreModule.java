@@ -13,10 +13,12 @@ import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.core.config.EngineConfig;
+import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.control.H2ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
+import dev.memsidecar.core.toolrules.ToolRuleService;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Set;
@@ -123,12 +125,34 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
+  ControlStore controlStore() {
+    return H2ControlStore.open(config.dataDir());
+  }
+
+  @Provides
+  @Singleton
+  EventBus events() {
+    return new EventBus();
+  }
+
+  @Provides
+  @Singleton
+  ToolRuleService toolRules(
+      AccessPolicy access, ControlStore control, EventBus events, Clock clock) {
+    return new ToolRuleService(access, control, events, clock);
+  }
+
+  @Provides
+  @Singleton
   RunService runs(
       ProfileCatalog profiles,
       AccessPolicy access,
       NamespaceResolver namespaces,
       Recall recall,
+      ControlStore control,
+      EventBus events,
       Extractors extractors,
+      ToolRuleService toolRules,
       WriteGate gate,
       Embedder embedder,
       Clock clock) {
@@ -137,9 +161,10 @@ public final class CoreModule extends AbstractModule {
         access,
         namespaces,
         recall,
-        H2ControlStore.open(config.dataDir()),
-        new EventBus(),
+        control,
+        events,
         extractors,
+        toolRules,
         gate,
         embedder,
         clock,

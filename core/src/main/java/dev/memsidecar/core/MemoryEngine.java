@@ -23,6 +23,7 @@ import dev.memsidecar.core.run.EndRunInput;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.core.toolrules.ToolRuleService;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -54,6 +55,7 @@ public final class MemoryEngine implements AutoCloseable {
   private final Plugins plugins;
   private final Recall recall;
   private final RunService runs;
+  private final ToolRuleService toolRules;
   private final Object[] requestLocks = new Object[64];
 
   @Inject
@@ -67,7 +69,8 @@ public final class MemoryEngine implements AutoCloseable {
       MemoryFiles files,
       Plugins plugins,
       Recall recall,
-      RunService runs) {
+      RunService runs,
+      ToolRuleService toolRules) {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.providers = requireNonNull(providers, "providers is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
@@ -78,6 +81,7 @@ public final class MemoryEngine implements AutoCloseable {
     this.plugins = requireNonNull(plugins, "plugins is null");
     this.recall = requireNonNull(recall, "recall is null");
     this.runs = requireNonNull(runs, "runs is null");
+    this.toolRules = requireNonNull(toolRules, "toolRules is null");
     for (int i = 0; i < requestLocks.length; i++) {
       requestLocks[i] = new Object();
     }
@@ -258,6 +262,11 @@ public final class MemoryEngine implements AutoCloseable {
     List<DecisionEntry> page = List.copyOf(entries.subList(0, size));
     return new DecisionPage(
         page, PageTokens.encode(requestKey, String.valueOf(page.get(size - 1).sequence())));
+  }
+
+  /** The tool-scoped rules: put, list, render, check calls, stats. */
+  public ToolRuleService toolRules() {
+    return toolRules;
   }
 
   /** The runtime events of this engine, for watchers. */

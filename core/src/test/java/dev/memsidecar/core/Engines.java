@@ -8,10 +8,12 @@ import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.control.H2ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
+import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -92,15 +94,19 @@ final class Engines {
     AccessPolicy access = new AccessPolicy(catalog, namespaces, flags);
     Recall recall = new Recall(access, embedder, clock);
     WriteGate gate = new WriteGate(7.0);
+    ControlStore control = H2ControlStore.open(data);
+    EventBus events = new EventBus();
+    ToolRuleService toolRules = new ToolRuleService(access, control, events, clock);
     RunService runService =
         new RunService(
             catalog,
             access,
             namespaces,
             recall,
-            H2ControlStore.open(data),
-            new EventBus(),
+            control,
+            events,
             new Extractors(extractors, runs),
+            toolRules,
             gate,
             embedder,
             clock,
@@ -115,7 +121,8 @@ final class Engines {
         new MemoryFiles(access),
         Plugins.none(),
         recall,
-        runService);
+        runService,
+        toolRules);
   }
 
   /** A clock that reads {@code now}. */

@@ -207,6 +207,7 @@ final class ProtoMapping {
     EndRunResponse.Builder b =
         EndRunResponse.newBuilder().setRunId(r.runId()).setWritten(r.written());
     r.decisions().forEach(d -> b.addDecisions(decision(d)));
+    r.capturedRules().forEach(rule -> b.addCapturedRules(ToolRuleGrpcService.toProto(rule)));
     return b.build();
   }
 

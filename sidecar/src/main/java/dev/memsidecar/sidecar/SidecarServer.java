@@ -61,8 +61,7 @@ public final class SidecarServer {
             new MemoryGrpcService(engine),
             new AdminGrpcService(engine, version, engine.events()),
             new MemoryFileGrpcService(engine.files()),
-            // Not built yet: listed by reflection, every method answers UNIMPLEMENTED.
-            new ToolRuleServiceGrpc.ToolRuleServiceImplBase() {});
+            new ToolRuleGrpcService(engine.toolRules()));
     for (BindableService service : services) {
       // The last interceptor runs first: admission, then error mapping around the service.
       builder.addService(ServerInterceptors.intercept(service, errors, admission));

@@ -35,6 +35,8 @@ import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
+import dev.memsidecar.core.toolrules.ToolRule;
+import dev.memsidecar.core.toolrules.ToolRuleService;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.DateTimeException;
@@ -55,12 +57,13 @@ import java.util.UUID;
 
 /**
  * The agent's two calls. BeginRun freezes what the agent's system prompt needs for one run —
- * runtime context, pinned tool rules, recalled memories, memory files — so the same run always gets
- * the same sections (prompt caches stay warm), also after a restart. EndRun turns what the run said
- * into memories: extract → low-value filter → write gate → route to a profile → dedupe or supersede
- * → store, with a decision and a reason for every candidate, kept in the audit and emitted as
- * events; a retry of the same run returns the first call's decisions and stores nothing twice.
- * Every call goes through the one access entry ({@link AccessPolicy}). Thread-safe.
+ * runtime context, pinned tool rules ({@link ToolRuleService}), recalled memories, memory files —
+ * so the same run always gets the same sections (prompt caches stay warm), also after a restart.
+ * EndRun turns what the run said into memories: extract → low-value filter → write gate → route to
+ * a profile → dedupe or supersede → store, with a decision and a reason for every candidate, kept
+ * in the audit and emitted as events; a retry of the same run returns the first call's decisions
+ * and stores nothing twice. Every call goes through the one access entry ({@link AccessPolicy}).
+ * Thread-safe.
  */
 public final class RunService {
   /** Section ids, in the order BeginRun returns them. */
@@ -103,6 +106,7 @@ public final class RunService {
   private final ControlStore control;
   private final EventBus events;
   private final Extractors extractors;
+  private final ToolRuleService toolRules;
   private final WriteGate gate;
   private final Embedder embedder;
   private final Clock clock;
@@ -118,6 +122,7 @@ public final class RunService {
       ControlStore control,
       EventBus events,
       Extractors extractors,
+      ToolRuleService toolRules,
       WriteGate gate,
       Embedder embedder,
       Clock clock,
@@ -129,6 +134,7 @@ public final class RunService {
     this.control = requireNonNull(control, "control is null");
     this.events = requireNonNull(events, "events is null");
     this.extractors = requireNonNull(extractors, "extractors is null");
+    this.toolRules = requireNonNull(toolRules, "toolRules is null");
     this.gate = requireNonNull(gate, "gate is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
     this.clock = requireNonNull(clock, "clock is null");
@@ -203,7 +209,8 @@ public final class RunService {
     List<RunSnapshot.Section> sections =
         List.of(
             new RunSnapshot.Section(RUNTIME_CONTEXT, "Runtime context", runtimeContext(now, zone)),
-            new RunSnapshot.Section(TOOL_RULES, "Tool-scoped rules", ""),
+            new RunSnapshot.Section(
+                TOOL_RULES, "Tool-scoped rules", toolRules.pinnedSection(in.scope(), in.tools())),
             new RunSnapshot.Section(
                 RECALLED_MEMORY, "Relevant long-term memory", recalledBody(recalled)),
             new RunSnapshot.Section(MEMORY_FILES, "Memory files", files));
@@ -350,7 +357,20 @@ public final class RunService {
         decisions.add(
             decide(in.scope(), runId, i, candidates.get(i), routes, notWritten, options, now));
       }
-      EndRunResult result = new EndRunResult(runId, now, notWritten == null, decisions);
+      List<ToolRule> captured =
+          notWritten != null
+              ? List.of()
+              : toolRules.endRun(
+                  in.scope(),
+                  runId,
+                  in.input(),
+                  in.toolCalls(),
+                  control
+                      .snapshot(in.scope(), runId, now)
+                      .map(RunSnapshot::tools)
+                      .orElse(List.of()),
+                  config.captureToolRules());
+      EndRunResult result = new EndRunResult(runId, now, notWritten == null, decisions, captured);
       if (notWritten == null) {
         result = control.saveEndRun(in.scope(), result);
         for (WriteDecision d : result.decisions()) {

@@ -71,7 +71,7 @@ final class ControlFixtures {
   }
 
   static EndRunResult result(String runId, int decisions) {
-    return new EndRunResult(runId, T0, true, decisions(runId, decisions));
+    return new EndRunResult(runId, T0, true, decisions(runId, decisions), List.of());
   }
 
   static RunSnapshot snapshot(String runId, String snapshotId, Instant created, Duration ttl) {

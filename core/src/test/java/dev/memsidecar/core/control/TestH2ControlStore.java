@@ -163,7 +163,7 @@ class TestH2ControlStore {
 
   @Test
   void endRunWithoutDecisionsRoundTrips() {
-    EndRunResult r = new EndRunResult("run-1", T0, false, List.of());
+    EndRunResult r = new EndRunResult("run-1", T0, false, List.of(), List.of());
     assertEquals(r, store.saveEndRun(ALICE, r));
     assertEquals(Optional.of(r), store.endRun(ALICE, "run-1"));
     assertEquals(List.of(), store.decisions(query(ALICE, 10)));
@@ -173,7 +173,7 @@ class TestH2ControlStore {
   void retriedEndRunGetsTheFirstResultAndAddsNothing() {
     EndRunResult first = result("run-1", 2);
     store.saveEndRun(ALICE, first);
-    EndRunResult retry = new EndRunResult("run-1", T0.plusSeconds(9), true, decisions("retry", 4));
+    EndRunResult retry = new EndRunResult("run-1", T0.plusSeconds(9), true, decisions("retry", 4), List.of());
     assertEquals(first, store.saveEndRun(ALICE, retry));
     assertEquals(Optional.of(first), store.endRun(ALICE, "run-1"));
     assertEquals(2, store.decisions(query(ALICE, 100)).size());
@@ -186,7 +186,7 @@ class TestH2ControlStore {
             8,
             i ->
                 store.saveEndRun(
-                    ALICE, new EndRunResult("run-1", T0, true, decisions("w" + i, 3))));
+                    ALICE, new EndRunResult("run-1", T0, true, decisions("w" + i, 3), List.of())));
     EndRunResult stored = store.endRun(ALICE, "run-1").orElseThrow();
     assertEquals(Set.of(stored), new HashSet<>(returned));
     List<DecisionEntry> audit = store.decisions(query(ALICE, 100));

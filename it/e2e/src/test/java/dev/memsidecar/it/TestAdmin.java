@@ -1,26 +1,16 @@
 package dev.memsidecar.it;
 
 import static dev.memsidecar.it.Fixtures.PROVIDER;
-import static dev.memsidecar.it.Fixtures.assertStatus;
 import static dev.memsidecar.it.Fixtures.workspace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memsidecar.proto.v1.CheckToolCallRequest;
-import dev.memsidecar.proto.v1.DeleteToolRuleRequest;
-import dev.memsidecar.proto.v1.ExportToolRulesRequest;
 import dev.memsidecar.proto.v1.Flags;
 import dev.memsidecar.proto.v1.GetStatusRequest;
 import dev.memsidecar.proto.v1.GetStatusResponse;
-import dev.memsidecar.proto.v1.GetToolRuleRequest;
-import dev.memsidecar.proto.v1.GetToolStatsRequest;
-import dev.memsidecar.proto.v1.ListToolRulesRequest;
 import dev.memsidecar.proto.v1.ProfileStatus;
-import dev.memsidecar.proto.v1.PutToolRuleRequest;
-import dev.memsidecar.proto.v1.RenderToolRulesRequest;
 import dev.memsidecar.proto.v1.Scope;
-import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.reflection.v1.ServerReflectionRequest;
@@ -33,17 +23,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
-/** AdminService.GetStatus, health, reflection, and the methods that are not built yet. */
+/** AdminService.GetStatus, health and reflection. */
 class TestAdmin {
   private static final Scope SCOPE = workspace("ws-admin");
 
@@ -176,87 +161,6 @@ class TestAdmin {
     requests.onCompleted();
     List<String> names = services.get(SidecarProcess.CALL_LIMIT.toSeconds(), TimeUnit.SECONDS);
     assertTrue(names.contains("memsidecar.v1.MemoryService"), names::toString);
-  }
-
-  static Stream<Named<Executable>> unbuiltMethods() {
-    return Stream.of(
-        call(
-            "ToolRuleService.PutToolRule",
-            () ->
-                defaults
-                    .toolRules()
-                    .putToolRule(PutToolRuleRequest.newBuilder().setScope(SCOPE).build())),
-        call(
-            "ToolRuleService.GetToolRule",
-            () ->
-                defaults
-                    .toolRules()
-                    .getToolRule(
-                        GetToolRuleRequest.newBuilder()
-                            .setScope(SCOPE)
-                            .setToolName("email")
-                            .setId("r1")
-                            .build())),
-        call(
-            "ToolRuleService.ListToolRules",
-            () ->
-                defaults
-                    .toolRules()
-                    .listToolRules(ListToolRulesRequest.newBuilder().setScope(SCOPE).build())),
-        call(
-            "ToolRuleService.DeleteToolRule",
-            () ->
-                defaults
-                    .toolRules()
-                    .deleteToolRule(
-                        DeleteToolRuleRequest.newBuilder()
-                            .setScope(SCOPE)
-                            .setToolName("email")
-                            .setId("r1")
-                            .build())),
-        call(
-            "ToolRuleService.RenderToolRules",
-            () ->
-                defaults
-                    .toolRules()
-                    .renderToolRules(RenderToolRulesRequest.newBuilder().setScope(SCOPE).build())),
-        call(
-            "ToolRuleService.ExportToolRules",
-            () ->
-                defaults
-                    .toolRules()
-                    .exportToolRules(ExportToolRulesRequest.newBuilder().setScope(SCOPE).build())),
-        call(
-            "ToolRuleService.CheckToolCall",
-            () ->
-                defaults
-                    .toolRules()
-                    .checkToolCall(
-                        CheckToolCallRequest.newBuilder()
-                            .setScope(SCOPE)
-                            .setToolName("email")
-                            .setArgumentsJson("{\"to\":\"sarah@example.com\"}")
-                            .build())),
-        call(
-            "ToolRuleService.GetToolStats",
-            () ->
-                defaults
-                    .toolRules()
-                    .getToolStats(
-                        GetToolStatsRequest.newBuilder()
-                            .setScope(SCOPE)
-                            .setToolName("email")
-                            .build())));
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("unbuiltMethods")
-  void methodsNotBuiltYetAreUnimplemented(Executable call) {
-    assertStatus(Status.Code.UNIMPLEMENTED, call);
-  }
-
-  private static Named<Executable> call(String name, Executable call) {
-    return Named.of(name, call);
   }
 
   private static ProfileStatus profile(String id, String scopeKind, boolean enabled) {

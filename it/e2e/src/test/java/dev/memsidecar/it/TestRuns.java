@@ -13,9 +13,11 @@ import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.EndRunResponse;
+import dev.memsidecar.proto.v1.GetMemoryRequest;
 import dev.memsidecar.proto.v1.ListWriteDecisionsRequest;
 import dev.memsidecar.proto.v1.ListWriteDecisionsResponse;
 import dev.memsidecar.proto.v1.Memory;
+import dev.memsidecar.proto.v1.MemoryStatus;
 import dev.memsidecar.proto.v1.PromptSection;
 import dev.memsidecar.proto.v1.RuntimeEvent;
 import dev.memsidecar.proto.v1.Scope;
@@ -109,6 +111,42 @@ class TestRuns extends DefaultSidecarTest {
   }
 
   @Test
+  void aCorrectionSupersedesTheOldFactWhichGetMemoryStillShowsLinked() {
+    Scope scope = user(uniqueId("ws-supersede"), "gina");
+    EndRunResponse first = endRun(scope, "v1", "Our deploy day is Tuesday.", "");
+    Memory old = first.getDecisions(0).getMemory();
+    EndRunResponse second = endRun(scope, "v2", "Correction: our deploy day is now Thursday.", "");
+    Memory successor = second.getDecisions(0).getMemory();
+    assertEquals(WriteOutcome.WRITE_OUTCOME_STORED, second.getDecisions(0).getOutcome());
+    assertTrue(
+        second.getDecisions(0).getReason().contains("supersedes " + old.getId()), second::toString);
+    Memory oldNow =
+        memory()
+            .getMemory(
+                GetMemoryRequest.newBuilder()
+                    .setScope(scope)
+                    .setProfile(old.getProfile())
+                    .setId(old.getId())
+                    .build())
+            .getMemory();
+    assertEquals(MemoryStatus.MEMORY_STATUS_SUPERSEDED, oldNow.getStatus());
+    assertEquals(successor.getId(), oldNow.getMetadataOrThrow("superseded_by"));
+    assertEquals(old.getId(), successor.getMetadataOrThrow("supersedes"));
+    String recalled =
+        section(
+            memory()
+                .beginRun(
+                    BeginRunRequest.newBuilder()
+                        .setScope(scope)
+                        .setRunId("read")
+                        .setInput("which day do we deploy")
+                        .build()),
+            "recalled_memory");
+    assertTrue(recalled.contains("Thursday"), recalled);
+    assertFalse(recalled.contains("Tuesday"), recalled);
+  }
+
+  @Test
   void aRetryOfEndRunReturnsTheFirstDecisions() {
     Scope scope = user(uniqueId("ws-retry"), "bob");
     String input = "I prefer green tea over coffee. I work as a nurse at St Mary's hospital.";
@@ -196,6 +234,29 @@ class TestRuns extends DefaultSidecarTest {
     }
     assertEquals("run.begin", types.get(0), types::toString);
     assertTrue(types.contains("memory.stored"), types::toString);
+  }
+
+  @Test
+  void anEndRunAcknowledgedBeforeAKillIsReturnedAgainAndStoredOnce() {
+    Scope scope = user("ws-crash", "hana");
+    EndRunRequest run =
+        EndRunRequest.newBuilder()
+            .setScope(scope)
+            .setRunId("before-crash")
+            .setInput("I prefer aisle seats. I am allergic to penicillin.")
+            .build();
+    EndRunResponse first;
+    int stored;
+    try (SidecarProcess one = SidecarProcess.start(restartDir)) {
+      first = one.memory().endRun(run);
+      stored = listAll(one.memory(), scope, "user", 0, true).size();
+      assertTrue(stored >= 2, first::toString);
+      one.kill9();
+    }
+    try (SidecarProcess two = SidecarProcess.start(restartDir)) {
+      assertEquals(first, two.memory().endRun(run));
+      assertEquals(stored, listAll(two.memory(), scope, "user", 0, true).size());
+    }
   }
 
   @Test

@@ -566,7 +566,8 @@ public final class RulesExtractor implements Extractor {
     boolean zh = Language.isChinese(rest);
     String fact = resolveIt(rest, context, zh);
     List<String> commands = Lexicon.commands(fact);
-    boolean first = firstPerson(fact, zh);
+    // "Our deploy day is now Thursday" corrects a team fact: the workspace's, like the original.
+    boolean first = aboutSpeaker(fact, zh, turn);
     Owner owner =
         named || first || preference(fact, zh) || identity(fact, zh) ? Owner.USER : Owner.WORKSPACE;
     String text = rewrite(quoteCommands(fact, commands), turn, addressee, run.day, zh);

@@ -56,6 +56,15 @@ class TestRulesExtractor {
   // -----------------------------------------------------------------------------------
 
   @Test
+  void aCorrectionOfATeamFactBelongsToTheWorkspaceLikeTheFact() {
+    MemoryCandidate fact = only(extract("Our deploy day is Tuesday."));
+    MemoryCandidate corrected = only(extract("Correction: our deploy day is now Thursday."));
+    assertEquals(Owner.WORKSPACE, fact.owner());
+    assertEquals(Owner.WORKSPACE, corrected.owner(), corrected::toString);
+    assertEquals(Owner.USER, only(extract("Actually, my deploy window is Friday.")).owner());
+  }
+
+  @Test
   void aLoneSpeakerLineAndAnOutputSpokenByAnotherPersonAreTurnsOfAConversation() {
     List<MemoryCandidate> c =
         extract(

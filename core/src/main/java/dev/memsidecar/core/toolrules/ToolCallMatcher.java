@@ -1,0 +1,744 @@
+package dev.memsidecar.core.toolrules;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Does a tool call hit a rule's objects? The matching behind CheckToolCall: after "Never email
+ * Sarah at sarah@example.com." (objects {@code sarah@example.com} and {@code sarah} on {@code
+ * send_email}), a call {@code {"to":"sarah@example.com"}} matches and {@code
+ * {"to":"bob@example.com"}} does not. Stateless (but for a cache of compiled objects) and
+ * thread-safe; an {@link Arguments} is for one call on one thread.
+ *
+ * <h2>What is looked at</h2>
+ *
+ * The arguments JSON is parsed once per call ({@link #parse}) into leaves: every string, number and
+ * boolean value, and every object key, lower-cased ({@link Locale#ROOT}), each with the name of the
+ * field it sits in (array elements take the array's field); an array of two strings or more also
+ * gives its elements joined by spaces (so {@code ["git","push","--force"]} reads as a command).
+ * Duplicate keys and trailing content after the JSON value make it malformed (a tool might read the
+ * copy the matcher did not). <b>Malformed or non-JSON arguments are not an error and never skip the
+ * check:</b> the whole raw string is then one leaf, matched like any other, and {@link
+ * Arguments#malformed()} says so, so the caller can log it. A rule without objects matches every
+ * call of its tool whatever the arguments (it returns the tool name). Which rules apply (the called
+ * tool's, critical ones) is the caller's choice: this class does not look at {@link
+ * ToolRule#toolName()} or the priority.
+ *
+ * <h2>How each object matches (case-insensitive throughout)</h2>
+ *
+ * <ul>
+ *   <li><b>E-mail address</b> ({@code sarah@example.com}): equal to an address found anywhere in a
+ *       leaf, also inside {@code "Sarah <SARAH@example.com>"}, {@code mailto:} or a list of
+ *       recipients; a {@code +tag} is ignored on both sides ({@code sarah+x@example.com} is {@code
+ *       sarah@example.com}). {@code xsarah@example.com} and {@code sarah@example.com.au} do not
+ *       match.
+ *   <li><b>Name</b> ({@code sarah}, {@code bob smith}, {@code 张三}): its words as whole words, in
+ *       order, in a leaf that is not free text (see below): {@code "Sarah Connor"}, {@code "Sarah
+ *       <s@x.io>"} and the local part {@code sarah.connor@x.io} match; {@code sarahjane@x.io},
+ *       {@code "Sarahs"} and a domain ({@code bob@sarah.com}) do not. Free text is the value of a
+ *       field named subject, body, text, content, message, html, description, summary, title,
+ *       notes, comment, caption, prompt (or ending in body, _text, content, message): "Bob, Sarah
+ *       says hi" in the body of a mail to Bob names Sarah but is not a mail to her, and a denial
+ *       there would block a legitimate call. A name in Han script matches as a substring of any
+ *       such leaf ({@code 张三} also in {@code 张三丰}).
+ *   <li><b>Path</b> ({@code /etc/passwd}, {@code ~/.ssh}, {@code C:\secrets}): that path or
+ *       anything under it, in any leaf, also inside a command ({@code "cat /etc/passwd"}) or a
+ *       {@code file://} URL; {@code \} counts as {@code /} and runs of {@code /} as one. {@code
+ *       /etc/passwd-} and {@code /etc/passwd.bak} are other files and do not match. {@code ~/x}
+ *       also matches {@code $HOME/x}, {@code /home/<user>/x}, {@code /Users/<user>/x} and {@code
+ *       /root/x}. The root {@code /} alone matches only a {@code /} standing alone. A relative file
+ *       ({@code config.yaml}, {@code src/secrets}) matches it as a whole path or as the tail of one
+ *       ({@code /app/config.yaml}), not {@code myconfig.yaml}.
+ *   <li><b>Host</b> ({@code prod.db.acme.test}, {@code example.com}, an IPv4 address): that host or
+ *       a sub-domain of it, alone or in a URL, an address ({@code user@host}) or a command; {@code
+ *       notexample.com} and {@code example.com.evil.io} do not match. A host with a path ({@code
+ *       example.com/admin}, from a URL) matches URLs on that host under that path.
+ *   <li><b>Command</b> ({@code rm -rf}, {@code git push --force}): in any leaf cut into commands at
+ *       {@code ; | & ( ) `} and line ends and into words at spaces (quotes dropped), its first word
+ *       is a word of a command (or ends one: {@code /bin/rm}), its other plain words follow in
+ *       order with only flags between them, and each of its flags appears after the first word:
+ *       {@code --force} as itself or {@code --force=...}, short flags letter by letter ({@code -rf}
+ *       is satisfied by {@code -fr}, {@code -r -f} or {@code -Rf}); {@code -f}/{@code --force} and
+ *       {@code -r}/{@code --recursive} stand for each other. So {@code rm -rf /} matches {@code
+ *       "sudo rm -r -f /"} but not {@code "rm -rf /tmp/x"}, and {@code git push --force} matches
+ *       {@code "cd x && git push origin main --force"} but not {@code "git log --grep push"}.
+ *   <li><b>Channel</b> ({@code #general}) and <b>handle</b> ({@code @bob}): as written, or as the
+ *       whole value of a field whose name says channel, room, conversation, to, target, destination
+ *       or recipient ({@code {"channel":"general"}}).
+ * </ul>
+ *
+ * <h2>What it cannot catch</h2>
+ *
+ * A recipient said another way ("my manager", "her", "the team", an address the user never wrote);
+ * an address, path or command built at run time or hidden in the arguments (base64, URL or percent
+ * encoding such as {@code sarah%40example.com}, string concatenation, shell variables, globs,
+ * aliases, {@code /etc/../etc/passwd}, Unicode look-alike letters); a command spelled another way
+ * ({@code git push origin +main} for a force push, {@code rm -d} for {@code rmdir}) or with options
+ * between its words ({@code git -C repo push}); a name only in free text; and, above all, another
+ * tool that does the same thing: a rule on {@code send_email} says nothing about {@code gmail_send}
+ * or a shell running {@code sendmail}. The matcher is a guard rail for the agent's honest mistakes,
+ * not a sandbox.
+ *
+ * <h2>Cost</h2>
+ *
+ * Parsing is one Jackson tree read; each object is compiled once (cached by its text) and matched
+ * with {@code indexOf} scans and set look-ups, no regular expressions. See {@code
+ * ToolCallMatcherBench} for figures.
+ */
+public final class ToolCallMatcher {
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+
+  private static final Set<String> FREE_TEXT_KEYS =
+      wordSet(
+          "subject body text content message msg html description summary title notes note "
+              + "comment comments caption prompt markdown snippet plaintext plain_text");
+  private static final String[] FREE_TEXT_SUFFIXES = {"body", "_text", "content", "message"};
+  private static final String[] RECIPIENT_KEY_PARTS = {
+    "channel", "room", "conversation", "target", "destination", "recipient"
+  };
+
+  private static final int CACHE_LIMIT = 4096;
+  private static final Map<List<String>, Compiled[]> CACHE = new ConcurrentHashMap<>();
+
+  private ToolCallMatcher() {}
+
+  /** The words of a space-separated list, as a set. */
+  private static Set<String> wordSet(String list) {
+    return Set.of(list.split(" "));
+  }
+
+  /**
+   * The arguments of one call, parsed once and matched against many rules. Not safe for use by
+   * several threads at once (it computes what it needs on first use).
+   */
+  public static final class Arguments {
+    private final List<Leaf> leaves;
+    private final boolean malformed;
+    private Set<String> emails;
+    private String[] pathTexts;
+    private List<String[]> commands;
+
+    private Arguments(List<Leaf> leaves, boolean malformed) {
+      this.leaves = leaves;
+      this.malformed = malformed;
+    }
+
+    /**
+     * True when the arguments were not one well-formed JSON value (they were then matched as one
+     * raw string).
+     */
+    public boolean malformed() {
+      return malformed;
+    }
+
+    private Set<String> emails() {
+      if (emails == null) {
+        Set<String> found = new HashSet<>();
+        for (Leaf leaf : leaves) {
+          if (!leaf.joined()) {
+            addEmails(leaf.text(), found);
+          }
+        }
+        emails = found;
+      }
+      return emails;
+    }
+
+    private String pathText(int i) {
+      if (pathTexts == null) {
+        pathTexts = new String[leaves.size()];
+      }
+      if (pathTexts[i] == null) {
+        String text = leaves.get(i).text();
+        pathTexts[i] =
+            text.indexOf('\\') < 0 && !text.contains("//") && !text.contains("/./")
+                ? text
+                : RuleObjects.path(text);
+      }
+      return pathTexts[i];
+    }
+
+    private List<String[]> commands() {
+      if (commands == null) {
+        List<String[]> found = new ArrayList<>();
+        for (Leaf leaf : leaves) {
+          addCommands(leaf.text(), found);
+        }
+        commands = found;
+      }
+      return commands;
+    }
+  }
+
+  /** One value (or key) of the arguments, lower-cased, with the field it sits in. */
+  private record Leaf(String key, String text, boolean freeText, boolean joined) {}
+
+  /**
+   * Parses a call's arguments. Never fails: blank gives no leaves; anything that is not one
+   * well-formed JSON value is kept as a single raw leaf and marked {@link Arguments#malformed()}.
+   */
+  public static Arguments parse(String argumentsJson) {
+    if (argumentsJson == null || argumentsJson.isBlank()) {
+      return new Arguments(List.of(), false);
+    }
+    try {
+      JsonNode root = MAPPER.readTree(argumentsJson);
+      if (root == null || root.isMissingNode()) {
+        return raw(argumentsJson);
+      }
+      List<Leaf> leaves = new ArrayList<>();
+      walk(root, "", leaves);
+      return new Arguments(List.copyOf(leaves), false);
+    } catch (Exception e) { // JsonProcessingException, or a constraint such as nesting depth
+      return raw(argumentsJson);
+    }
+  }
+
+  private static Arguments raw(String argumentsJson) {
+    return new Arguments(
+        List.of(new Leaf("", argumentsJson.toLowerCase(Locale.ROOT), false, false)), true);
+  }
+
+  /**
+   * {@link #match(ToolRule, Arguments)} on freshly parsed arguments; to check one call against
+   * several rules, {@link #parse} once instead.
+   */
+  public static Optional<String> match(ToolRule rule, String argumentsJson) {
+    requireNonNull(rule, "rule is null");
+    return match(rule, parse(argumentsJson));
+  }
+
+  /**
+   * The first of {@code rule}'s objects (in the rule's order, as the rule spells it) that the
+   * arguments hit, or the rule's tool name when the rule has no objects (it then covers every call
+   * of the tool), or empty when the call does not hit the rule.
+   */
+  public static Optional<String> match(ToolRule rule, Arguments arguments) {
+    requireNonNull(rule, "rule is null");
+    requireNonNull(arguments, "arguments is null");
+    if (rule.objects().isEmpty()) {
+      return Optional.of(rule.toolName());
+    }
+    for (Compiled compiled : compile(rule.objects())) {
+      if (compiled != null && compiled.matches(arguments)) {
+        return Optional.of(compiled.object());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Compiled[] compile(List<String> objects) {
+    Compiled[] compiled = CACHE.get(objects);
+    if (compiled == null) {
+      compiled = new Compiled[objects.size()];
+      for (int i = 0; i < compiled.length; i++) {
+        compiled[i] = Compiled.of(objects.get(i));
+      }
+      if (CACHE.size() >= CACHE_LIMIT) {
+        CACHE.clear();
+      }
+      CACHE.put(List.copyOf(objects), compiled);
+    }
+    return compiled;
+  }
+
+  // ---------------------------------------------------------------- parsing
+
+  private static void walk(JsonNode node, String key, List<Leaf> out) {
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        String name = field.getKey().toLowerCase(Locale.ROOT);
+        out.add(new Leaf("", name, false, false));
+        walk(field.getValue(), name, out);
+      }
+    } else if (node.isArray()) {
+      boolean allText = node.size() >= 2;
+      for (JsonNode element : node) {
+        walk(element, key, out);
+        allText &= element.isTextual();
+      }
+      if (allText) {
+        StringBuilder joined = new StringBuilder();
+        for (JsonNode element : node) {
+          if (!joined.isEmpty()) {
+            joined.append(' ');
+          }
+          joined.append(element.textValue());
+        }
+        out.add(new Leaf(key, joined.toString().toLowerCase(Locale.ROOT), false, true));
+      }
+    } else if (node.isTextual()) {
+      out.add(new Leaf(key, node.textValue().toLowerCase(Locale.ROOT), isFreeText(key), false));
+    } else if (node.isValueNode() && !node.isNull()) {
+      out.add(new Leaf(key, node.asText().toLowerCase(Locale.ROOT), false, false));
+    }
+  }
+
+  private static boolean isFreeText(String key) {
+    if (FREE_TEXT_KEYS.contains(key)) {
+      return true;
+    }
+    for (String suffix : FREE_TEXT_SUFFIXES) {
+      if (key.endsWith(suffix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isRecipientKey(String key) {
+    if (key.equals("to") || key.endsWith("_to") || key.startsWith("to_")) {
+      return true;
+    }
+    for (String part : RECIPIENT_KEY_PARTS) {
+      if (key.contains(part)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A character of an address's local part as people write them (not all RFC 5322 allows). */
+  private static boolean isLocalChar(char c) {
+    return RuleObjects.isAsciiLetterOrDigit(c) || "._%+-'".indexOf(c) >= 0;
+  }
+
+  private static boolean isTagChar(char c) {
+    return Character.isLetterOrDigit(c) || "._%+-#@".indexOf(c) >= 0;
+  }
+
+  private static boolean isHostChar(char c) {
+    return RuleObjects.isAsciiLetterOrDigit(c) || c == '-';
+  }
+
+  private static void addEmails(String text, Set<String> out) {
+    for (int at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+      int start = at;
+      while (start > 0 && isLocalChar(text.charAt(start - 1))) {
+        start--;
+      }
+      while (start < at && (text.charAt(start) == '.' || text.charAt(start) == '\'')) {
+        start++;
+      }
+      int end = at + 1;
+      while (end < text.length() && (isHostChar(text.charAt(end)) || text.charAt(end) == '.')) {
+        end++;
+      }
+      while (end > at + 1 && (text.charAt(end - 1) == '.' || text.charAt(end - 1) == '-')) {
+        end--;
+      }
+      if (start < at && end > at + 1 && RuleObjects.isHost(text.substring(at + 1, end))) {
+        out.add(RuleObjects.email(text.substring(start, end)));
+      }
+    }
+  }
+
+  private static void addCommands(String text, List<String[]> out) {
+    List<String> words = new ArrayList<>();
+    StringBuilder word = new StringBuilder();
+    for (int i = 0; i <= text.length(); i++) {
+      char c = i < text.length() ? text.charAt(i) : '\n';
+      if (";|&\n\r()`{}".indexOf(c) >= 0) {
+        flushWord(word, words);
+        if (!words.isEmpty()) {
+          out.add(words.toArray(String[]::new));
+          words.clear();
+        }
+      } else if (Character.isWhitespace(c)) {
+        flushWord(word, words);
+      } else if (c != '"' && c != '\'') {
+        word.append(c);
+      }
+    }
+  }
+
+  private static void flushWord(StringBuilder word, List<String> words) {
+    if (!word.isEmpty()) {
+      words.add(word.toString());
+      word.setLength(0);
+    }
+  }
+
+  // ---------------------------------------------------------------- compiled objects
+
+  /** One object compiled for matching. */
+  private sealed interface Compiled {
+    String object();
+
+    boolean matches(Arguments arguments);
+
+    static Compiled of(String object) {
+      RuleObjects.Classified c = RuleObjects.classify(object);
+      String value = c.value();
+      if (value.isEmpty()) {
+        return null;
+      }
+      return switch (c.kind()) {
+        case EMAIL -> new EmailObject(object, value);
+        case HOST -> {
+          int slash = value.indexOf('/');
+          String host = slash < 0 ? value : value.substring(0, slash);
+          String path = slash < 0 ? "" : value.substring(slash);
+          yield new HostObject(object, host, path, RuleObjects.isIp(host));
+        }
+        case PATH -> new PathObject(object, value, false);
+        case FILE -> new PathObject(object, value, true);
+        case COMMAND -> CommandObject.of(object, value);
+        case CHANNEL, HANDLE -> new TagObject(object, value);
+        case NAME -> new NameObject(object, words(value), hasHan(value) ? value : null);
+      };
+    }
+  }
+
+  private record EmailObject(String object, String address) implements Compiled {
+    @Override
+    public boolean matches(Arguments arguments) {
+      return arguments.emails().contains(address);
+    }
+  }
+
+  private record HostObject(String object, String host, String path, boolean ip)
+      implements Compiled {
+    @Override
+    public boolean matches(Arguments arguments) {
+      for (Leaf leaf : arguments.leaves) {
+        if (!leaf.joined() && containsHost(leaf.text())) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean containsHost(String t) {
+      for (int i = t.indexOf(host); i >= 0; i = t.indexOf(host, i + 1)) {
+        if (i > 0) {
+          char before = t.charAt(i - 1);
+          if (isHostChar(before) || (ip && before == '.')) {
+            continue;
+          }
+        }
+        int end = i + host.length();
+        if (end < t.length()) {
+          char after = t.charAt(end);
+          if (isHostChar(after)
+              || (after == '.' && end + 1 < t.length() && isHostChar(t.charAt(end + 1)))) {
+            continue;
+          }
+        }
+        if (path.isEmpty()) {
+          return true;
+        }
+        int p = end;
+        if (p < t.length() && t.charAt(p) == ':') {
+          p++;
+          while (p < t.length() && Character.isDigit(t.charAt(p))) {
+            p++;
+          }
+        }
+        if (t.startsWith(path, p)) {
+          int q = p + path.length();
+          if (q == t.length() || !isPathNameChar(t.charAt(q))) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+  }
+
+  private static boolean isPathNameChar(char c) {
+    return Character.isLetterOrDigit(c) || c == '.' || c == '_' || c == '-' || c == '~';
+  }
+
+  private record PathObject(String object, String path, boolean relative) implements Compiled {
+    @Override
+    public boolean matches(Arguments arguments) {
+      for (int i = 0; i < arguments.leaves.size(); i++) {
+        if (!arguments.leaves.get(i).joined() && containsPath(arguments.pathText(i))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean containsPath(String t) {
+      if (path.equals("/")) {
+        return standsAlone(t, "/", false);
+      }
+      if (standsAlone(t, path, relative)) {
+        return true;
+      }
+      return path.startsWith("~/") && underHome(t, path.substring(1));
+    }
+
+    /** {@code p} in {@code t}, not inside a longer name; followed by its end or {@code /...}. */
+    private static boolean standsAlone(String t, String p, boolean slashBefore) {
+      for (int i = t.indexOf(p); i >= 0; i = t.indexOf(p, i + 1)) {
+        if (i > 0) {
+          char before = t.charAt(i - 1);
+          if (isPathNameChar(before) || (before == '/' && !slashBefore)) {
+            continue;
+          }
+        }
+        int end = i + p.length();
+        if (end < t.length()) {
+          char after = t.charAt(end);
+          if (isPathNameChar(after) || (p.equals("/") && after == '/')) {
+            continue;
+          }
+        }
+        return true;
+      }
+      return false;
+    }
+
+    /** {@code rest} ({@code /.ssh}) under $HOME, /home/user, /users/user or /root. */
+    private static boolean underHome(String t, String rest) {
+      for (int i = t.indexOf(rest); i > 0; i = t.indexOf(rest, i + 1)) {
+        int end = i + rest.length();
+        if (end < t.length() && isPathNameChar(t.charAt(end))) {
+          continue;
+        }
+        String before = t.substring(0, i);
+        for (String home : new String[] {"$home", "${home}", "%userprofile%", "/root"}) {
+          if (before.endsWith(home) && boundary(before, before.length() - home.length())) {
+            return true;
+          }
+        }
+        int slash = before.lastIndexOf('/');
+        if (slash >= 0 && slash < before.length() - 1) {
+          String head = before.substring(0, slash);
+          for (String home : new String[] {"/home", "/users"}) {
+            if (head.endsWith(home) && boundary(head, head.length() - home.length())) {
+              return true;
+            }
+          }
+        }
+      }
+      return false;
+    }
+
+    private static boolean boundary(String t, int i) {
+      return i == 0 || !(isPathNameChar(t.charAt(i - 1)) || t.charAt(i - 1) == '/');
+    }
+  }
+
+  private record CommandObject(String object, String[] words, String[] longFlags, String shortFlags)
+      implements Compiled {
+    static CommandObject of(String object, String value) {
+      List<String> words = new ArrayList<>();
+      List<String> longFlags = new ArrayList<>();
+      StringBuilder shortFlags = new StringBuilder();
+      for (String token : value.replace("\"", "").replace("'", "").split("\\s+")) {
+        if (token.startsWith("--") && token.length() > 2) {
+          longFlags.add(token);
+        } else if (token.startsWith("-") && token.length() > 1) {
+          shortFlags.append(token, 1, token.length());
+        } else if (!token.isEmpty()) {
+          words.add(token);
+        }
+      }
+      if (words.isEmpty()) {
+        words.add(value);
+      }
+      return new CommandObject(
+          object,
+          words.toArray(String[]::new),
+          longFlags.toArray(String[]::new),
+          shortFlags.toString());
+    }
+
+    @Override
+    public boolean matches(Arguments arguments) {
+      for (String[] command : arguments.commands()) {
+        if (matches(command)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean matches(String[] c) {
+      for (int i = 0; i < c.length; i++) {
+        if (!(c[i].equals(words[0]) || c[i].endsWith("/" + words[0]))) {
+          continue;
+        }
+        int j = i + 1;
+        boolean ok = true;
+        for (int k = 1; k < words.length && ok; k++) {
+          while (j < c.length && c[j].startsWith("-") && c[j].length() > 1) {
+            j++;
+          }
+          ok = j < c.length && c[j].equals(words[k]);
+          j++;
+        }
+        if (ok && flagsPresent(c, i + 1)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean flagsPresent(String[] c, int from) {
+      StringBuilder letters = new StringBuilder();
+      Set<String> longs = new HashSet<>();
+      for (int m = from; m < c.length; m++) {
+        String t = c[m];
+        if (t.startsWith("--") && t.length() > 2) {
+          int eq = t.indexOf('=');
+          String flag = eq < 0 ? t : t.substring(0, eq);
+          longs.add(flag);
+          if (flag.equals("--force")) {
+            letters.append('f');
+          } else if (flag.equals("--recursive")) {
+            letters.append('r');
+          }
+        } else if (t.startsWith("-") && t.length() > 1) {
+          letters.append(t, 1, t.length());
+        }
+      }
+      for (String flag : longFlags) {
+        boolean present =
+            longs.contains(flag)
+                || (flag.equals("--force") && letters.indexOf("f") >= 0)
+                || (flag.equals("--recursive") && letters.indexOf("r") >= 0);
+        if (!present) {
+          return false;
+        }
+      }
+      for (int k = 0; k < shortFlags.length(); k++) {
+        if (letters.indexOf(String.valueOf(shortFlags.charAt(k))) < 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private record TagObject(String object, String tag) implements Compiled {
+    @Override
+    public boolean matches(Arguments arguments) {
+      String bare = tag.substring(1);
+      for (Leaf leaf : arguments.leaves) {
+        if (leaf.joined()) {
+          continue;
+        }
+        String t = leaf.text();
+        if (isRecipientKey(leaf.key()) && t.strip().equals(bare)) {
+          return true;
+        }
+        for (int i = t.indexOf(tag); i >= 0; i = t.indexOf(tag, i + 1)) {
+          if (i > 0 && isTagChar(t.charAt(i - 1))) {
+            continue;
+          }
+          int end = i + tag.length();
+          if (end < t.length()) {
+            char after = t.charAt(end);
+            if (Character.isLetterOrDigit(after)
+                || after == '_'
+                || after == '-'
+                || (after == '.'
+                    && end + 1 < t.length()
+                    && Character.isLetterOrDigit(t.charAt(end + 1)))) {
+              continue;
+            }
+          }
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  private record NameObject(String object, String[] words, String han) implements Compiled {
+    @Override
+    public boolean matches(Arguments arguments) {
+      if (words.length == 0 && han == null) {
+        return false;
+      }
+      for (Leaf leaf : arguments.leaves) {
+        if (leaf.freeText() || leaf.joined()) {
+          continue;
+        }
+        if (han != null ? leaf.text().contains(han) : containsWords(leaf.text())) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean containsWords(String t) {
+      String first = words[0];
+      for (int i = t.indexOf(first); i >= 0; i = t.indexOf(first, i + 1)) {
+        if ((i > 0 && Character.isLetterOrDigit(t.charAt(i - 1))) || inEmailDomain(t, i)) {
+          continue;
+        }
+        int p = i + first.length();
+        boolean ok = true;
+        for (int k = 1; k < words.length && ok; k++) {
+          int q = p;
+          while (q < t.length() && !Character.isLetterOrDigit(t.charAt(q)) && t.charAt(q) != '@') {
+            q++;
+          }
+          ok = q > p && t.startsWith(words[k], q);
+          p = q + words[k].length();
+        }
+        if (ok && (p >= t.length() || !Character.isLetterOrDigit(t.charAt(p)))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private static boolean inEmailDomain(String t, int i) {
+      int j = i - 1;
+      while (j >= 0 && (isHostChar(t.charAt(j)) || t.charAt(j) == '.')) {
+        j--;
+      }
+      return j >= 0 && t.charAt(j) == '@';
+    }
+  }
+
+  private static String[] words(String name) {
+    List<String> out = new ArrayList<>();
+    StringBuilder word = new StringBuilder();
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (Character.isLetterOrDigit(c)) {
+        word.append(c);
+      } else {
+        flushWord(word, out);
+      }
+    }
+    flushWord(word, out);
+    return out.toArray(String[]::new);
+  }
+
+  static boolean hasHan(String s) {
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      if (Character.UnicodeScript.of(cp) == Character.UnicodeScript.HAN) {
+        return true;
+      }
+      i += Character.charCount(cp);
+    }
+    return false;
+  }
+}

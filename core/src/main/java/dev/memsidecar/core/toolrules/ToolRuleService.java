@@ -1,0 +1,453 @@
+package dev.memsidecar.core.toolrules;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.memsidecar.api.Ids;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.ToolCall;
+import dev.memsidecar.core.Access;
+import dev.memsidecar.core.AccessPolicy;
+import dev.memsidecar.core.Limits;
+import dev.memsidecar.core.RequestOptions;
+import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.control.ControlStore;
+import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.events.RuntimeEvent;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Tool-scoped memory (OpenHuman's tool memory, one step further): rules per tool, captured from
+ * what users forbid and from repeated failures, pinned into every BeginRun, and enforced when the
+ * agent is about to call a tool (CheckToolCall denies a call that a critical prohibition's objects
+ * match). Rules live in the control-plane store per workspace, in the namespace {@code
+ * <workspaceId>:tool-<toolName>}; stats apart in {@code
+ * <workspaceId>:tool_effectiveness/tool/<toolName>}. Thread-safe; CheckToolCall reads rules from an
+ * in-memory copy kept in step with every write.
+ */
+public final class ToolRuleService {
+  /** The longest rule text. */
+  public static final int MAX_RULE_CHARS = 1024;
+
+  /** Tags per rule. */
+  public static final int MAX_TAGS = 16;
+
+  /** CheckToolCall arguments, UTF-8 bytes. */
+  public static final int MAX_ARGUMENTS_BYTES = 64 * 1024;
+
+  /**
+   * What the pinned block may hold beyond its critical rules, UTF-8 bytes: high rules are cut to it
+   * (the block says how many), critical rules never are.
+   */
+  public static final int MAX_HIGH_RULES_BYTES = 8 * 1024;
+
+  /** Failures of one tool in one run that leave an observation. */
+  public static final int REPEATED_FAILURES = 2;
+
+  private static final String HEADER = "## Tool-scoped rules";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final AccessPolicy access;
+  private final ControlStore control;
+  private final EventBus events;
+  private final Clock clock;
+  private final Map<String, List<ToolRule>> byWorkspace = new ConcurrentHashMap<>();
+
+  /** A CheckToolCall verdict. */
+  public record Verdict(boolean allowed, List<ToolRule> rules, String reason) {}
+
+  /** The pinned block: its markdown and the rules behind it. */
+  public record Rendered(String markdown, List<ToolRule> rules) {}
+
+  public ToolRuleService(AccessPolicy access, ControlStore control, EventBus events, Clock clock) {
+    this.access = requireNonNull(access, "access is null");
+    this.control = requireNonNull(control, "control is null");
+    this.events = requireNonNull(events, "events is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  // ---------------------------------------------------------------- the service's calls
+
+  /**
+   * Writes a rule: the same rule for the same tool again (same id, or same text) keeps its id.
+   *
+   * @param rule its id may be empty; priority and source default to normal and programmatic
+   */
+  public ToolRule put(Scope scope, ToolRule rule, RequestOptions options) {
+    String ws = access.workspace(scope, Access.WRITE, options);
+    Ids.require("rule.tool_name", rule.toolName());
+    if (!rule.id().isEmpty()) {
+      Ids.require("rule.id", rule.id());
+    }
+    String text = rule.rule().strip();
+    if (text.isEmpty()) {
+      throw MemoryException.invalidArgument("rule.rule", "rule.rule is required");
+    }
+    if (text.length() > MAX_RULE_CHARS) {
+      throw MemoryException.invalidArgument(
+          "rule.rule", "rule.rule is over " + MAX_RULE_CHARS + " characters");
+    }
+    Limits.checkCount("rule.tags", rule.tags().size(), MAX_TAGS);
+    List<String> tags = Limits.checkTags(rule.tags());
+    Instant now = clock.instant();
+    ToolRule stored =
+        control.putToolRule(
+            ws,
+            new ToolRule(
+                rule.id().isEmpty() ? UUID.randomUUID().toString() : rule.id(),
+                rule.toolName(),
+                text,
+                rule.priority(),
+                rule.source(),
+                tags,
+                now,
+                now,
+                rule.objects().isEmpty() ? objectsOf(text) : rule.objects()));
+    byWorkspace.remove(ws);
+    return stored;
+  }
+
+  public ToolRule get(Scope scope, String toolName, String id, RequestOptions options) {
+    String ws = access.workspace(scope, Access.READ, options);
+    Ids.require("tool_name", toolName);
+    Ids.require("id", id);
+    return control
+        .toolRule(ws, toolName, id)
+        .orElseThrow(
+            () ->
+                MemoryException.notFound(
+                    "no rule "
+                        + Ids.quote(id)
+                        + " of tool "
+                        + Ids.quote(toolName)
+                        + " in this workspace"));
+  }
+
+  /** The rules of {@code toolName} (all tools when empty): critical, high, normal; newest first. */
+  public List<ToolRule> list(Scope scope, String toolName, RequestOptions options) {
+    String ws = access.workspace(scope, Access.READ, options);
+    if (!toolName.isEmpty()) {
+      Ids.require("tool_name", toolName);
+    }
+    return control.toolRules(ws, toolName);
+  }
+
+  public boolean delete(Scope scope, String toolName, String id, RequestOptions options) {
+    String ws = access.workspace(scope, Access.WRITE, options);
+    Ids.require("tool_name", toolName);
+    Ids.require("id", id);
+    boolean deleted = control.deleteToolRule(ws, toolName, id);
+    byWorkspace.remove(ws);
+    return deleted;
+  }
+
+  /**
+   * The pinned block: every critical and high rule of the workspace, the tools of {@code runTools}
+   * first; no critical rule is ever cut, high rules are cut to {@link #MAX_HIGH_RULES_BYTES} with a
+   * line saying how many were left out.
+   */
+  public Rendered render(Scope scope, List<String> runTools, RequestOptions options) {
+    String ws = access.workspace(scope, Access.READ, options);
+    return render(rules(ws), runTools);
+  }
+
+  /** Every rule of the workspace as snake_case JSON (an array). */
+  public String export(Scope scope, RequestOptions options) {
+    String ws = access.workspace(scope, Access.READ, options);
+    ArrayNode out = JSON.createArrayNode();
+    for (ToolRule r : control.toolRules(ws, "")) {
+      ObjectNode n = out.addObject();
+      n.put("id", r.id());
+      n.put("tool_name", r.toolName());
+      n.put("rule", r.rule());
+      n.put("priority", r.priority().name().toLowerCase(Locale.ROOT));
+      n.put("source", r.source().name().toLowerCase(Locale.ROOT));
+      ArrayNode tags = n.putArray("tags");
+      r.tags().forEach(tags::add);
+      n.put("created_at", DateTimeFormatter.ISO_INSTANT.format(r.createTime()));
+      n.put("updated_at", DateTimeFormatter.ISO_INSTANT.format(r.updateTime()));
+    }
+    try {
+      return JSON.writeValueAsString(out);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the rules as JSON", e);
+    }
+  }
+
+  /**
+   * May this tool call run? DENY when a critical rule of the tool matches the arguments (its
+   * objects, or the whole tool for a rule naming none); every denial is kept and emitted.
+   */
+  public Verdict check(
+      Scope scope, String toolName, String argumentsJson, String runId, RequestOptions options) {
+    String ws = access.workspace(scope, Access.READ, options);
+    Ids.require("tool_name", toolName);
+    if (!runId.isEmpty()) {
+      Ids.require("run_id", runId);
+    }
+    Limits.checkBytes("arguments_json", argumentsJson, MAX_ARGUMENTS_BYTES);
+    List<ToolRule> ofTool = rules(ws).stream().filter(r -> r.toolName().equals(toolName)).toList();
+    ToolCallMatcher.Arguments arguments = ToolCallMatcher.parse(argumentsJson);
+    for (ToolRule r : ofTool) {
+      if (r.priority() != ToolRule.Priority.CRITICAL) {
+        continue;
+      }
+      Optional<String> hit = ToolCallMatcher.match(r, arguments);
+      if (hit.isPresent()) {
+        Instant now = clock.instant();
+        control.recordDenial(ws, new ToolDenial(r.id(), toolName, hit.get(), runId, now));
+        events.publish(
+            new RuntimeEvent(
+                "toolrule.denied",
+                now,
+                runId,
+                ws + ":tool-" + toolName,
+                scope,
+                Map.of(
+                    "rule_id", r.id(),
+                    "tool", toolName,
+                    "matched", Limits.cutUtf8(hit.get(), 256),
+                    "rule", Limits.cutUtf8(r.rule(), 1024))));
+        return new Verdict(
+            false,
+            List.of(r),
+            "denied by the critical rule "
+                + r.id()
+                + " of "
+                + toolName
+                + " (matched "
+                + Ids.quote(hit.get())
+                + "): "
+                + r.rule());
+      }
+    }
+    List<ToolRule> pinned =
+        ofTool.stream().filter(r -> r.priority() != ToolRule.Priority.NORMAL).toList();
+    return new Verdict(
+        true,
+        pinned,
+        pinned.isEmpty()
+            ? "no rule of " + toolName + " applies"
+            : "no critical rule of "
+                + toolName
+                + " matches these arguments; "
+                + pinned.size()
+                + " pinned rule(s) returned as advice");
+  }
+
+  public ToolStats stats(Scope scope, String toolName, RequestOptions options) {
+    String ws = access.workspace(scope, Access.READ, options);
+    Ids.require("tool_name", toolName);
+    return control.toolStats(ws, toolName);
+  }
+
+  // ---------------------------------------------------------------- the run lifecycle's hooks
+
+  /** The body of BeginRun's tool_rules section: the pinned block without its header line. */
+  public String pinnedSection(Scope scope, List<String> runTools) {
+    String markdown = render(rules(scope.workspaceId()), runTools).markdown();
+    return markdown.isEmpty() ? "" : markdown.substring(HEADER.length()).strip();
+  }
+
+  /**
+   * What EndRun learns about tools (callers make sure writes are allowed): the run's calls counted
+   * into the stats; each prohibition of the user's input a critical rule on the matching tool; each
+   * tool that failed {@value #REPEATED_FAILURES} or more times an observation.
+   *
+   * @param knownTools the tools the run named at BeginRun
+   * @param capture whether rules are captured ({@code memory.toolRules.capture})
+   * @return the rules captured
+   */
+  public List<ToolRule> endRun(
+      Scope scope,
+      String runId,
+      String input,
+      List<ToolCall> calls,
+      List<String> knownTools,
+      boolean capture) {
+    String ws = scope.workspaceId();
+    Instant now = clock.instant();
+    if (!calls.isEmpty()) {
+      control.recordToolCalls(ws, calls, now);
+    }
+    if (!capture) {
+      return List.of();
+    }
+    Set<String> tools = new LinkedHashSet<>();
+    calls.forEach(c -> tools.add(c.toolName()));
+    tools.addAll(knownTools);
+    List<ToolRule> captured = new ArrayList<>();
+    for (Prohibitions.Prohibition p : Prohibitions.find(input)) {
+      List<String> targets = ToolAliases.toolsFor(p.noun(), tools);
+      if (targets.isEmpty() && !calls.isEmpty()) {
+        targets = List.of(calls.get(0).toolName());
+      }
+      for (String tool : targets) {
+        captured.add(
+            capture(
+                ws,
+                scope,
+                runId,
+                new ToolRule(
+                    "",
+                    tool,
+                    Limits.cutUtf8(p.sentence(), MAX_RULE_CHARS),
+                    // A conditional prohibition, or one aimed at nobody named, is pinned but not
+                    // enforced: matching it to calls would deny what the user allowed.
+                    p.enforceable() ? ToolRule.Priority.CRITICAL : ToolRule.Priority.HIGH,
+                    ToolRule.Source.USER_EXPLICIT,
+                    List.of("prohibition"),
+                    now,
+                    now,
+                    p.objects())));
+      }
+    }
+    Map<String, Map<String, Integer>> failures = new LinkedHashMap<>();
+    for (ToolCall c : calls) {
+      if (!c.ok()) {
+        String category = c.errorCategory().isBlank() ? "error" : c.errorCategory().strip();
+        failures
+            .computeIfAbsent(c.toolName(), t -> new TreeMap<>())
+            .merge(category, 1, Integer::sum);
+      }
+    }
+    failures.forEach(
+        (tool, byCategory) -> {
+          int total = byCategory.values().stream().mapToInt(Integer::intValue).sum();
+          if (total >= REPEATED_FAILURES) {
+            captured.add(
+                capture(
+                    ws,
+                    scope,
+                    runId,
+                    new ToolRule(
+                        "",
+                        tool,
+                        "`"
+                            + tool
+                            + "` has failed repeatedly ("
+                            + String.join(", ", byCategory.keySet())
+                            + "): check its arguments and preconditions before calling it.",
+                        ToolRule.Priority.NORMAL,
+                        ToolRule.Source.POST_TURN,
+                        List.of("failure"),
+                        now,
+                        now,
+                        List.of())));
+          }
+        });
+    return List.copyOf(captured);
+  }
+
+  private ToolRule capture(String ws, Scope scope, String runId, ToolRule rule) {
+    ToolRule stored = control.putToolRule(ws, rule.id().isEmpty() ? withId(rule) : rule);
+    byWorkspace.remove(ws);
+    events.publish(
+        new RuntimeEvent(
+            "toolrule.captured",
+            clock.instant(),
+            runId,
+            ws + ":tool-" + stored.toolName(),
+            scope,
+            Map.of(
+                "rule_id", stored.id(),
+                "tool", stored.toolName(),
+                "priority", stored.priority().name().toLowerCase(Locale.ROOT))));
+    return stored;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private static ToolRule withId(ToolRule r) {
+    return new ToolRule(
+        UUID.randomUUID().toString(),
+        r.toolName(),
+        r.rule(),
+        r.priority(),
+        r.source(),
+        r.tags(),
+        r.createTime(),
+        r.updateTime(),
+        r.objects());
+  }
+
+  /** The objects a rule text names, when it reads as a prohibition. */
+  private static List<String> objectsOf(String text) {
+    List<Prohibitions.Prohibition> found = Prohibitions.find(text);
+    return found.isEmpty() ? List.of() : found.get(0).objects();
+  }
+
+  /** The workspace's rules, from memory once read. */
+  private List<ToolRule> rules(String ws) {
+    return byWorkspace.computeIfAbsent(ws, w -> List.copyOf(control.toolRules(w, "")));
+  }
+
+  private static Rendered render(List<ToolRule> all, List<String> runTools) {
+    List<ToolRule> pinned =
+        all.stream()
+            .filter(r -> r.priority() != ToolRule.Priority.NORMAL)
+            .sorted(
+                Comparator.comparing((ToolRule r) -> !runTools.contains(r.toolName()))
+                    .thenComparing(r -> runTools.indexOf(r.toolName()))
+                    .thenComparing(ToolRule::toolName)
+                    .thenComparing(ToolRule::priority)
+                    .thenComparing(ToolRule::updateTime, Comparator.reverseOrder())
+                    .thenComparing(ToolRule::id))
+            .toList();
+    if (pinned.isEmpty()) {
+      return new Rendered("", List.of());
+    }
+    int budget = MAX_HIGH_RULES_BYTES;
+    List<ToolRule> shown = new ArrayList<>();
+    int left = 0;
+    for (ToolRule r : pinned) {
+      if (r.priority() == ToolRule.Priority.HIGH) {
+        int cost = (int) Limits.utf8Length(r.rule()) + 20;
+        if (cost > budget) {
+          left++;
+          continue;
+        }
+        budget -= cost;
+      }
+      shown.add(r);
+    }
+    StringBuilder md = new StringBuilder(HEADER).append('\n');
+    String tool = null;
+    for (ToolRule r : shown) {
+      if (!r.toolName().equals(tool)) {
+        tool = r.toolName();
+        md.append("\n### `").append(tool).append("`\n");
+      }
+      md.append("- **[")
+          .append(r.priority().name().toLowerCase(Locale.ROOT))
+          .append("]** ")
+          .append(r.rule().replace("\n", " "))
+          .append('\n');
+    }
+    if (left > 0) {
+      md.append("\n(")
+          .append(left)
+          .append(" more high-priority rule")
+          .append(left == 1 ? "" : "s")
+          .append(" left out for space; ListToolRules shows them.)\n");
+    }
+    return new Rendered(md.toString().strip(), List.copyOf(shown));
+  }
+}
