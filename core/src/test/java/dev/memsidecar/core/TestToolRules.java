@@ -252,6 +252,8 @@ class TestToolRules {
                         rule("bash", "Never run rm -rf /.", ToolRule.Priority.CRITICAL),
                         RequestOptions.fromMetadata(Map.of("memoryWrite", "false"))));
     assertEquals(MemoryException.Code.PERMISSION_DENIED, ro.code());
+    // Read once, so the rules are cached: a later put must reach the cached copy.
+    assertTrue(check(e, "bash", "{\"command\":\"rm -rf /\"}").allowed());
     ToolRule first =
         e.toolRules()
             .put(
@@ -267,6 +269,9 @@ class TestToolRules {
     assertEquals(first.id(), again.id(), "the same rule for the same tool keeps its id");
     assertFalse(check(e, "bash", "{\"command\":\"rm -rf /\"}").allowed());
     assertTrue(check(e, "bash", "{\"command\":\"ls -la\"}").allowed());
+    assertTrue(e.toolRules().delete(ALICE, "bash", first.id(), RequestOptions.DEFAULT));
+    assertTrue(
+        check(e, "bash", "{\"command\":\"rm -rf /\"}").allowed(), "deleted: no longer enforced");
   }
 
   private static ToolRule rule(String tool, String text, ToolRule.Priority priority) {

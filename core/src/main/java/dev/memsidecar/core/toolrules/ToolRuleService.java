@@ -64,6 +64,12 @@ public final class ToolRuleService {
   private static final String HEADER = "## Tool-scoped rules";
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The order the store lists rules in: priority, newest, id. */
+  private static final Comparator<ToolRule> STORE_ORDER =
+      Comparator.comparing(ToolRule::priority)
+          .thenComparing(ToolRule::updateTime, Comparator.reverseOrder())
+          .thenComparing(ToolRule::id);
+
   private final AccessPolicy access;
   private final ControlStore control;
   private final EventBus events;
@@ -120,7 +126,7 @@ public final class ToolRuleService {
                 now,
                 now,
                 rule.objects().isEmpty() ? objectsOf(text) : rule.objects()));
-    byWorkspace.remove(ws);
+    cached(ws, stored);
     return stored;
   }
 
@@ -154,7 +160,12 @@ public final class ToolRuleService {
     Ids.require("tool_name", toolName);
     Ids.require("id", id);
     boolean deleted = control.deleteToolRule(ws, toolName, id);
-    byWorkspace.remove(ws);
+    byWorkspace.computeIfPresent(
+        ws,
+        (w, rules) ->
+            rules.stream()
+                .filter(r -> !(r.toolName().equals(toolName) && r.id().equals(id)))
+                .toList());
     return deleted;
   }
 
@@ -358,7 +369,7 @@ public final class ToolRuleService {
 
   private ToolRule capture(String ws, Scope scope, String runId, ToolRule rule) {
     ToolRule stored = control.putToolRule(ws, rule.id().isEmpty() ? withId(rule) : rule);
-    byWorkspace.remove(ws);
+    cached(ws, stored);
     events.publish(
         new RuntimeEvent(
             "toolrule.captured",
@@ -392,6 +403,27 @@ public final class ToolRuleService {
   private static List<String> objectsOf(String text) {
     List<Prohibitions.Prohibition> found = Prohibitions.find(text);
     return found.isEmpty() ? List.of() : found.get(0).objects();
+  }
+
+  /**
+   * Puts {@code stored} into the workspace's cached rules in place (a re-read of a workspace's
+   * rules costs about a millisecond per thousand rules, and CheckToolCall sits in front of every
+   * tool call).
+   */
+  private void cached(String ws, ToolRule stored) {
+    byWorkspace.computeIfPresent(
+        ws,
+        (w, rules) -> {
+          List<ToolRule> next = new ArrayList<>(rules.size() + 1);
+          for (ToolRule r : rules) {
+            if (!(r.toolName().equals(stored.toolName()) && r.id().equals(stored.id()))) {
+              next.add(r);
+            }
+          }
+          next.add(stored);
+          next.sort(STORE_ORDER);
+          return List.copyOf(next);
+        });
   }
 
   /** The workspace's rules, from memory once read. */
