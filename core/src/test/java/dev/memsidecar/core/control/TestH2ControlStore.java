@@ -173,7 +173,8 @@ class TestH2ControlStore {
   void retriedEndRunGetsTheFirstResultAndAddsNothing() {
     EndRunResult first = result("run-1", 2);
     store.saveEndRun(ALICE, first);
-    EndRunResult retry = new EndRunResult("run-1", T0.plusSeconds(9), true, decisions("retry", 4), List.of());
+    EndRunResult retry =
+        new EndRunResult("run-1", T0.plusSeconds(9), true, decisions("retry", 4), List.of());
     assertEquals(first, store.saveEndRun(ALICE, retry));
     assertEquals(Optional.of(first), store.endRun(ALICE, "run-1"));
     assertEquals(2, store.decisions(query(ALICE, 100)).size());

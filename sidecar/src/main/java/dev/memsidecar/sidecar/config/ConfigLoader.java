@@ -69,7 +69,10 @@ public final class ConfigLoader {
   public static final String ENV_HOST = "MEMSIDECAR_HOST";
   public static final String ENV_PORT = "MEMSIDECAR_PORT";
   public static final String ENV_DATA = "MEMSIDECAR_DATA";
-  /** {@code 0} or {@code false} turns off EndRun's capture of tool rules; {@code 1}/{@code true} on. */
+
+  /**
+   * {@code 0} or {@code false} turns off EndRun's capture of tool rules; {@code 1}/{@code true} on.
+   */
   public static final String ENV_TOOL_MEMORY_CAPTURE = "MEMSIDECAR_TOOL_MEMORY_CAPTURE_ENABLED";
 
   /** The accepted {@code apiVersion} values of a Memory document. */
