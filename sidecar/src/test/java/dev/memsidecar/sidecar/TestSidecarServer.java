@@ -15,13 +15,11 @@ import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.GetMemoryRequest;
 import dev.memsidecar.proto.v1.GetStatusRequest;
 import dev.memsidecar.proto.v1.ListMemoriesRequest;
-import dev.memsidecar.proto.v1.ListToolRulesRequest;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.SearchResponse;
-import dev.memsidecar.proto.v1.ToolRuleServiceGrpc;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -150,17 +148,6 @@ class TestSidecarServer {
     assertTrue(e.getStatus().getDescription().startsWith("unknown profile 'nosuch'"), e::toString);
     com.google.rpc.Status details = StatusProto.fromThrowable(e);
     assertEquals(0, details == null ? 0 : details.getDetailsCount(), details::toString);
-  }
-
-  @Test
-  void unbuiltServicesAnswerUnimplemented() {
-    StatusRuntimeException e =
-        assertThrows(
-            StatusRuntimeException.class,
-            () ->
-                ToolRuleServiceGrpc.newBlockingStub(sidecar.channel)
-                    .listToolRules(ListToolRulesRequest.getDefaultInstance()));
-    assertEquals(Status.Code.UNIMPLEMENTED, e.getStatus().getCode());
   }
 
   @Test
