@@ -3,6 +3,7 @@ package dev.memsidecar.sidecar;
 import dev.memsidecar.core.CoreModule;
 import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.StartupException;
+import dev.memsidecar.sidecar.bench.BenchCommand;
 import dev.memsidecar.sidecar.config.ConfigException;
 import dev.memsidecar.sidecar.config.ConfigLoader;
 import dev.memsidecar.sidecar.config.SidecarConfig;
@@ -17,13 +18,18 @@ import java.util.Iterator;
 import java.util.Properties;
 import sun.misc.Signal;
 
-/** The command line: {@code memsidecar serve [flags]}, {@code memsidecar version}. */
+/**
+ * The command line: {@code memsidecar serve [flags]}, {@code memsidecar version}, {@code memsidecar
+ * bench ...} ({@link BenchCommand}).
+ */
 public final class Main {
   static final String USAGE =
       """
       usage: java -jar memsidecar.jar serve [--workspace DIR] [--host HOST] [--port N] [--data DIR]
                                             [--plugins DIR]
              java -jar memsidecar.jar version
+             java -jar memsidecar.jar bench locomo --data FILE [options]
+             java -jar memsidecar.jar bench load [options]
              java -jar memsidecar.jar --help
 
       serve         run the sidecar until SIGTERM or SIGINT
@@ -35,6 +41,9 @@ public final class Main {
         --plugins DIR    provider jars to load, each in its own class loader (default DIR/plugins)
         --help           this text
       version       print the version
+      bench         measure a sidecar it starts, through its gRPC API: 'bench locomo' (evidence
+                    recall on LoCoMo), 'bench load' (latency, throughput, start time, peak RSS);
+                    'bench locomo --help' and 'bench load --help' list their options
 
       Precedence: built-in defaults < memsidecar.yaml < environment < flags. When the server accepts
       calls it prints one line "listening on HOST:PORT" on stdout; logs go to stderr.
@@ -63,6 +72,7 @@ public final class Main {
         out.println("memsidecar " + version());
         yield 0;
       }
+      case "bench" -> BenchCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
       case "serve" -> serve(Arrays.asList(args).subList(1, args.length).iterator(), out, err);
       default -> usageError(err, "unknown command '" + args[0] + "'");
     };

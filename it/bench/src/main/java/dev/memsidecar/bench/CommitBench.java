@@ -5,6 +5,7 @@ import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.provider.lucene.LuceneHnswProvider;
+import dev.memsidecar.sidecar.bench.Figures;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -12,6 +12,7 @@ import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.provider.lucene.LuceneHnswProvider;
+import dev.memsidecar.sidecar.bench.Figures;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.io.IOException;
 import java.nio.file.Files;

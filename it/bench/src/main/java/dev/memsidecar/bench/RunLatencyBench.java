@@ -1,7 +1,5 @@
 package dev.memsidecar.bench;
 
-import dev.memsidecar.bench.SidecarBench.Sentences;
-import dev.memsidecar.bench.SidecarBench.Sidecar;
 import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.EndRunRequest;
@@ -17,6 +15,9 @@ import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.SearchResponse;
 import dev.memsidecar.proto.v1.WriteDecision;
 import dev.memsidecar.proto.v1.WriteOutcome;
+import dev.memsidecar.sidecar.bench.Figures;
+import dev.memsidecar.sidecar.bench.Sentences;
+import dev.memsidecar.sidecar.bench.SidecarProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,8 +138,8 @@ public final class RunLatencyBench {
         options.seed);
     List<Row> rows = new ArrayList<>();
     Path ws = Files.createTempDirectory("memsidecar-run-latency");
-    try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws, null)) {
-      MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel);
+    try (SidecarProcess sidecar = SidecarProcess.start(options.jar, options.launcher, ws)) {
+      MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
       endRuns(stub, rows);
       beginRuns(stub, rows);
       int exit = sidecar.terminate();

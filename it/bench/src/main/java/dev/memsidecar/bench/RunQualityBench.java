@@ -7,7 +7,6 @@ import dev.memsidecar.api.Extractor;
 import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryCandidate;
 import dev.memsidecar.api.Settings;
-import dev.memsidecar.bench.SidecarBench.Sidecar;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.EndRunResponse;
 import dev.memsidecar.proto.v1.ListMemoriesRequest;
@@ -23,6 +22,8 @@ import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.WriteDecision;
 import dev.memsidecar.proto.v1.WriteOutcome;
+import dev.memsidecar.sidecar.bench.Figures;
+import dev.memsidecar.sidecar.bench.SidecarProcess;
 import dev.memsidecar.toolkit.Terms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -299,10 +300,10 @@ public final class RunQualityBench {
           StandardCharsets.UTF_8);
       System.out.println("NOT the default configuration: memory.gate.threshold " + options.gate);
     }
-    try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws, null)) {
+    try (SidecarProcess sidecar = SidecarProcess.start(options.jar, options.launcher, ws)) {
       System.out.printf(
-          Locale.ROOT, "sidecar listening after %.0f ms%n", Figures.millis(sidecar.startNanos));
-      MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel);
+          Locale.ROOT, "sidecar listening after %.0f ms%n", Figures.millis(sidecar.startNanos()));
+      MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
       warmUp(stub, convs.get(0));
       measure(stub, rules, convs, turnCount);
       int exit = sidecar.terminate();

@@ -1,6 +1,5 @@
 package dev.memsidecar.bench;
 
-import dev.memsidecar.bench.SidecarBench.Sidecar;
 import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.CheckToolCallRequest;
@@ -20,6 +19,8 @@ import dev.memsidecar.proto.v1.ToolRulePriority;
 import dev.memsidecar.proto.v1.ToolRuleServiceGrpc;
 import dev.memsidecar.proto.v1.ToolRuleServiceGrpc.ToolRuleServiceBlockingStub;
 import dev.memsidecar.proto.v1.ToolRuleSource;
+import dev.memsidecar.sidecar.bench.Figures;
+import dev.memsidecar.sidecar.bench.SidecarProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -175,9 +176,9 @@ public final class ToolRuleBench {
         options.seed);
     List<Row> rows = new ArrayList<>();
     Path ws = Files.createTempDirectory("memsidecar-tool-rules");
-    try (Sidecar sidecar = Sidecar.start(options.jar, options.launcher, ws, null)) {
-      ToolRuleServiceBlockingStub rules = ToolRuleServiceGrpc.newBlockingStub(sidecar.channel);
-      MemoryServiceBlockingStub memory = MemoryServiceGrpc.newBlockingStub(sidecar.channel);
+    try (SidecarProcess sidecar = SidecarProcess.start(options.jar, options.launcher, ws)) {
+      ToolRuleServiceBlockingStub rules = ToolRuleServiceGrpc.newBlockingStub(sidecar.channel());
+      MemoryServiceBlockingStub memory = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
       Scope withRules = Scope.newBuilder().setWorkspaceId("rules").setUserId("alice").build();
       Scope without = Scope.newBuilder().setWorkspaceId("empty").setUserId("alice").build();
       puts(rules, withRules, rows);

@@ -1,4 +1,4 @@
-package dev.memsidecar.bench;
+package dev.memsidecar.sidecar.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,27 +8,36 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** What both benches need: unit conversions, median and percentiles, temp-folder cleanup. */
-final class Figures {
+/**
+ * What every bench needs: unit conversions, median and nearest-rank percentiles, temp-folder
+ * cleanup. Stateless; safe from any thread.
+ */
+public final class Figures {
   private Figures() {}
 
-  static double millis(long nanos) {
+  /** Nanoseconds as milliseconds. */
+  public static double millis(long nanos) {
     return nanos / 1e6;
   }
 
-  static double seconds(long nanos) {
+  /** Nanoseconds as seconds. */
+  public static double seconds(long nanos) {
     return nanos / 1e9;
   }
 
-  static long median(long[] values) {
+  /** The median of {@code values} (any order; not changed); 0 for none. */
+  public static long median(long[] values) {
+    if (values.length == 0) {
+      return 0;
+    }
     long[] sorted = values.clone();
     Arrays.sort(sorted);
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 
-  /** Nearest-rank percentile of sorted values. */
-  static long percentile(long[] sorted, double p) {
+  /** Nearest-rank percentile {@code p} (0..100) of ascending {@code sorted} values; 0 for none. */
+  public static long percentile(long[] sorted, double p) {
     if (sorted.length == 0) {
       return 0;
     }
@@ -36,8 +45,8 @@ final class Figures {
     return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
-  /** Deletes a folder tree; a failure is reported, not thrown (it is only a temp folder). */
-  static void deleteTree(Path root) {
+  /** Deletes a folder tree; a failure is reported on stderr, not thrown (it is a temp folder). */
+  public static void deleteTree(Path root) {
     if (!Files.exists(root)) {
       return;
     }

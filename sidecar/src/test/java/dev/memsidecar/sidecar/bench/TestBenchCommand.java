@@ -1,0 +1,117 @@
+package dev.memsidecar.sidecar.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bench command's arguments: help, and usage errors before any sidecar starts. */
+class TestBenchCommand {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int bench(String... args) {
+    return BenchCommand.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  /** A usage error: exit 2, and stderr's first line names the command and the option. */
+  private void assertUsageError(String option, String... args) {
+    out.reset();
+    err.reset();
+    assertEquals(2, bench(args), err());
+    String first = err().lines().findFirst().orElse("");
+    assertTrue(first.startsWith("memsidecar bench"), first);
+    assertTrue(first.contains(option), first);
+    assertTrue(err().contains("--help' for usage"), err());
+    assertTrue(out().isEmpty(), out());
+  }
+
+  @Test
+  void helpListsBothBenchmarks() {
+    assertEquals(0, bench("--help"));
+    assertTrue(out().contains("locomo"), out());
+    assertTrue(out().contains("load"), out());
+  }
+
+  @Test
+  void eachBenchmarkHasItsOwnHelp() {
+    assertEquals(0, bench("locomo", "--help"));
+    for (String option : new String[] {"--data", "--provider", "--embedder", "--k", "--help"}) {
+      assertTrue(out().contains(option), option);
+    }
+    out.reset();
+    assertEquals(0, bench("load", "-h"));
+    for (String option :
+        new String[] {"--records", "--clients", "--provider", "--embedder", "--help"}) {
+      assertTrue(out().contains(option), option);
+    }
+  }
+
+  @Test
+  void benchAloneAsksForABenchmark() {
+    assertUsageError("locomo or load");
+  }
+
+  @Test
+  void unknownOptionIsNamed() {
+    assertUsageError("--frobnicate", "load", "--frobnicate");
+    assertUsageError("lokomo", "lokomo");
+  }
+
+  @Test
+  void locomoNeedsAReadableLocomoFile(@TempDir Path dir) throws Exception {
+    assertUsageError("--data", "locomo");
+    assertUsageError("missing.json", "locomo", "--data", dir.resolve("missing.json").toString());
+    Path notJson = Files.writeString(dir.resolve("bad.json"), "{ not json");
+    assertUsageError("--data", "locomo", "--data", notJson.toString());
+    Path object = Files.writeString(dir.resolve("object.json"), "{}");
+    assertUsageError("array of conversations", "locomo", "--data", object.toString());
+  }
+
+  @Test
+  void cutOffsAreNumbersFromOneToAHundred(@TempDir Path dir) throws Exception {
+    Path data = Files.writeString(dir.resolve("locomo.json"), "[]");
+    assertUsageError("--k", "locomo", "--data", data.toString(), "--k", "ten");
+    assertUsageError("--k", "locomo", "--data", data.toString(), "--k", "5,0");
+    assertUsageError("--k", "locomo", "--data", data.toString(), "--k", "101");
+  }
+
+  @Test
+  void loadCountsMustMakeSense() {
+    assertUsageError("--records", "load", "--records", "many");
+    assertUsageError("--records", "load", "--records", "0");
+    assertUsageError("--clients", "load", "--clients", "1,0");
+    assertUsageError("--starts", "load", "--starts", "0");
+    assertUsageError("--searches", "load", "--searches", "-1");
+  }
+
+  @Test
+  void workspaceExcludesProviderAndEmbedder(@TempDir Path dir) {
+    assertUsageError(
+        "--workspace", "load", "--workspace", dir.toString(), "--provider", "lucene-hnsw");
+    assertUsageError("--workspace", "load", "--workspace", dir.resolve("nope").toString());
+  }
+
+  @Test
+  void providerAndEmbedderMustBeNames() {
+    assertUsageError("--provider", "load", "--provider", "lucene hnsw");
+    assertUsageError("--embedder", "load", "--embedder", "../model");
+  }
+}
