@@ -1,5 +1,11 @@
 package dev.memsidecar.api;
 
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
 /**
  * Turns text into a fixed-length vector whose cosine similarity says how alike two texts are. Found
  * with {@link java.util.ServiceLoader} by {@link #name()} (lower case, {@link MemoryProvider#NAME};
@@ -21,6 +27,24 @@ public interface Embedder {
    * the text has nothing to embed).
    */
   float[] embed(String text);
+
+  /**
+   * The vectors of {@code texts}, in order: each the vector {@link #embed} gives for that text
+   * (within float rounding). This default calls {@link #embed} once per text; an embedder that runs
+   * a model overrides it to embed many texts per model run, which is much faster than one at a
+   * time, so callers with several texts at hand (re-embedding, bulk import) should use it.
+   *
+   * @return an unmodifiable list of {@code texts.size()} vectors
+   * @throws NullPointerException if {@code texts} or one of its texts is null
+   */
+  default List<float[]> embedAll(List<String> texts) {
+    requireNonNull(texts, "texts is null");
+    List<float[]> vectors = new ArrayList<>(texts.size());
+    for (String text : texts) {
+      vectors.add(embed(requireNonNull(text, "texts holds a null")));
+    }
+    return Collections.unmodifiableList(vectors);
+  }
 
   /** Cosine similarity of two unit vectors of equal length: their dot product, -1..1. */
   static float cosine(float[] a, float[] b) {

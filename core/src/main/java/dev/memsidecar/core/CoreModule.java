@@ -22,6 +22,7 @@ import dev.memsidecar.core.toolrules.ToolRuleService;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Wires the engine from an {@link EngineConfig}. Providers and embedders are found by name with
@@ -31,6 +32,9 @@ import java.util.Set;
 public final class CoreModule extends AbstractModule {
   private final EngineConfig config;
   private final ClassLoader appLoader;
+
+  /** Completes with null when the embedder answered its first call, else with its failure. */
+  private final CompletableFuture<Throwable> embedderLoad = new CompletableFuture<>();
 
   public CoreModule(EngineConfig config, ClassLoader appLoader) {
     this.config = requireNonNull(config, "config is null");
@@ -45,7 +49,7 @@ public final class CoreModule extends AbstractModule {
    */
   public MemoryEngine engine() {
     try {
-      return Guice.createInjector(this).getInstance(MemoryEngine.class);
+      return embedderLoaded(Guice.createInjector(this).getInstance(MemoryEngine.class));
     } catch (ProvisionException e) {
       throw unwrap(e.getErrorMessages(), e);
     } catch (CreationException e) {
@@ -87,7 +91,35 @@ public final class CoreModule extends AbstractModule {
         NamedServices.load(
                 Embedder.class, "embedder", Embedder::name, x -> Set.of(), appLoader, plugins)
             .entry(config.embedder(), "memory.embedder");
-    return e.fromPlugin() ? new PluginEmbedder(e.service(), e.pluginLoader()) : e.service();
+    Embedder embedder =
+        e.fromPlugin() ? new PluginEmbedder(e.service(), e.pluginLoader()) : e.service();
+    // A model loads on its first call, which takes seconds: load it beside the rest of start-up
+    // (engine() waits for it), so a model that cannot load fails start-up and the first request
+    // does not wait.
+    Thread load = new Thread(() -> embedderLoad.complete(warmUp(embedder)), "embedder-load");
+    load.setDaemon(true);
+    load.start();
+    return embedder;
+  }
+
+  private static Throwable warmUp(Embedder embedder) {
+    try {
+      embedder.embed("memsidecar");
+      return null;
+    } catch (RuntimeException | LinkageError failure) {
+      return failure;
+    }
+  }
+
+  /** Waits for the embedder's first call; fails start-up (closing the engine) if it failed. */
+  private MemoryEngine embedderLoaded(MemoryEngine engine) {
+    Throwable failure = embedderLoad.join();
+    if (failure == null) {
+      return engine;
+    }
+    engine.close();
+    throw new StartupException(
+        "memory.embedder: embedder '" + config.embedder() + "' cannot start: " + failure, failure);
   }
 
   @Provides

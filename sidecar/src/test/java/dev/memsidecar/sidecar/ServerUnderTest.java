@@ -82,7 +82,7 @@ final class ServerUnderTest implements AutoCloseable {
             Flags.ALL_ON,
             List.of(profiles),
             EngineConfig.DEFAULT_GATE_THRESHOLD,
-            EngineConfig.DEFAULT_EMBEDDER,
+            "hash",
             Maintenance.DEFAULT,
             null,
             null,

@@ -1,0 +1,191 @@
+package dev.memsidecar.provider.embedder;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.Embedder;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An {@link Embedder} over one {@link OnnxBertEncoder}, loaded on first use: single texts go
+ * through a {@link MicroBatcher} (concurrent callers share model runs), lists through {@link
+ * #embedAll} in length-sorted batches on the calling thread. Thread-safe.
+ *
+ * <p>The public embedders share one instance per model ({@link #shared}), so a model is loaded at
+ * most once per process however many times {@link java.util.ServiceLoader} instantiates them.
+ */
+final class OnnxBertEmbedder implements Embedder {
+  /** The most texts one model run takes. */
+  static final int MAX_BATCH = 32;
+
+  /** How long the batching worker waits for more requests when callers are concurrent. */
+  static final long LINGER_NANOS = 1_000_000;
+
+  /** ONNX Runtime's threads per run: system property, then environment; default its own. */
+  static final String THREADS_PROPERTY = "memsidecar.embedder.threads";
+
+  static final String THREADS_VARIABLE = "MEMSIDECAR_EMBEDDER_THREADS";
+
+  private static final System.Logger LOG = System.getLogger(OnnxBertEmbedder.class.getName());
+  private static final Map<ModelSpec, OnnxBertEmbedder> SHARED = new ConcurrentHashMap<>();
+
+  private final ModelSpec spec;
+  private final int threads;
+  private final long lingerNanos;
+  private final Object lock = new Object();
+  private volatile Loaded loaded;
+  private RuntimeException failure;
+
+  private record Loaded(OnnxBertEncoder encoder, MicroBatcher batcher) {}
+
+  /** The process-wide embedder of {@code spec}, configured from system properties. */
+  static OnnxBertEmbedder shared(ModelSpec spec) {
+    return SHARED.computeIfAbsent(
+        spec, s -> new OnnxBertEmbedder(s, threadsSetting(), LINGER_NANOS));
+  }
+
+  /**
+   * A new, unshared embedder (benchmarks and tests).
+   *
+   * @param threads ONNX Runtime threads per run, 0 for its default
+   * @param lingerNanos how long the batching worker waits for more requests
+   */
+  OnnxBertEmbedder(ModelSpec spec, int threads, long lingerNanos) {
+    this.spec = requireNonNull(spec, "spec is null");
+    if (threads < 0) {
+      throw new IllegalArgumentException("threads must be >= 0: " + threads);
+    }
+    this.threads = threads;
+    this.lingerNanos = lingerNanos;
+  }
+
+  private static int threadsSetting() {
+    String value = System.getProperty(THREADS_PROPERTY);
+    String source = THREADS_PROPERTY;
+    if (value == null || value.isBlank()) {
+      value = System.getenv(THREADS_VARIABLE);
+      source = THREADS_VARIABLE;
+    }
+    if (value == null || value.isBlank()) {
+      return 0;
+    }
+    try {
+      int n = Integer.parseInt(value.strip());
+      if (n >= 0 && n <= 256) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(source + " must be a number of threads 0..256: " + value);
+  }
+
+  @Override
+  public String name() {
+    return spec.name();
+  }
+
+  @Override
+  public int dimensions() {
+    return spec.dimensions();
+  }
+
+  @Override
+  public float[] embed(String text) {
+    requireNonNull(text, "text is null");
+    Loaded l = loaded();
+    int[] ids = l.encoder.tokenize(text);
+    if (ids.length <= 2) {
+      return new float[spec.dimensions()];
+    }
+    return l.batcher.embed(ids);
+  }
+
+  @Override
+  public List<float[]> embedAll(List<String> texts) {
+    requireNonNull(texts, "texts is null");
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    Loaded l = loaded();
+    int n = texts.size();
+    float[][] out = new float[n][];
+    int[][] ids = new int[n][];
+    List<Integer> order = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      ids[i] = l.encoder.tokenize(requireNonNull(texts.get(i), "texts holds a null"));
+      if (ids[i].length <= 2) {
+        out[i] = new float[spec.dimensions()];
+      } else {
+        order.add(i);
+      }
+    }
+    order.sort(Comparator.comparingInt(i -> ids[i].length));
+    int[] lengths = new int[order.size()];
+    for (int k = 0; k < lengths.length; k++) {
+      lengths[k] = ids[order.get(k)].length;
+    }
+    int start = 0;
+    for (int end : BatchPlan.cut(lengths, MAX_BATCH)) {
+      List<int[]> rows = new ArrayList<>(end - start);
+      for (int k = start; k < end; k++) {
+        rows.add(ids[order.get(k)]);
+      }
+      float[][] vectors = l.encoder.run(rows);
+      for (int k = start; k < end; k++) {
+        out[order.get(k)] = vectors[k - start];
+      }
+      start = end;
+    }
+    return List.of(out);
+  }
+
+  /** Changes how long the batching worker lingers for more requests (bench). */
+  void linger(long nanos) {
+    loaded().batcher.linger(nanos);
+  }
+
+  /** The loaded encoder (bench). */
+  OnnxBertEncoder encoder() {
+    return loaded().encoder;
+  }
+
+  /** The loaded model, loading it on first use; a load that failed fails every later call too. */
+  private Loaded loaded() {
+    Loaded l = loaded;
+    if (l != null) {
+      return l;
+    }
+    synchronized (lock) {
+      if (loaded != null) {
+        return loaded;
+      }
+      if (failure != null) {
+        throw failure;
+      }
+      long start = System.nanoTime();
+      try {
+        OnnxBertEncoder encoder = OnnxBertEncoder.load(spec, threads);
+        MicroBatcher batcher =
+            new MicroBatcher(
+                "memsidecar-embedder-" + spec.name(), MAX_BATCH, lingerNanos, encoder::run);
+        loaded = new Loaded(encoder, batcher);
+      } catch (IOException | RuntimeException | LinkageError e) {
+        failure = new IllegalStateException(spec.name() + ": cannot load the model: " + e, e);
+        throw failure;
+      }
+      LOG.log(
+          System.Logger.Level.INFO,
+          "{0}: model loaded in {1} ms ({2})",
+          spec.name(),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start),
+          loaded.encoder.loadTimes());
+      return loaded;
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package dev.memsidecar.provider.embedder;
+
+import static java.util.Objects.requireNonNull;
+
+import ai.onnxruntime.NodeInfo;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+import dev.memsidecar.api.Embedder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.ByteBuffer;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+
+/**
+ * One loaded model: its tokenizer and an ONNX Runtime session. {@link #run} embeds a batch of
+ * token-id rows in one session run: rows padded to the longest with an attention mask, the hidden
+ * state of each row's first token ({@code [CLS]}) taken and scaled to unit length, which is how the
+ * bge models pool. Thread-safe: ONNX Runtime sessions take concurrent runs.
+ */
+final class OnnxBertEncoder implements AutoCloseable {
+  private static final String INPUT_IDS = "input_ids";
+  private static final String ATTENTION_MASK = "attention_mask";
+  private static final String TOKEN_TYPE_IDS = "token_type_ids";
+
+  private final ModelSpec spec;
+  private final BertTokenizer tokenizer;
+  private final OrtEnvironment env;
+  private final OrtSession session;
+  private final boolean tokenTypes;
+  private final String loadTimes;
+
+  private OnnxBertEncoder(
+      ModelSpec spec,
+      BertTokenizer tokenizer,
+      OrtEnvironment env,
+      OrtSession session,
+      boolean tokenTypes,
+      String loadTimes) {
+    this.spec = spec;
+    this.tokenizer = tokenizer;
+    this.env = env;
+    this.session = session;
+    this.tokenTypes = tokenTypes;
+    this.loadTimes = loadTimes;
+  }
+
+  /**
+   * Loads the tokenizer and the model from the class path.
+   *
+   * @param intraOpThreads ONNX Runtime's threads per run, 0 for its default (the physical cores)
+   * @throws IOException if a resource is missing or unreadable, or the model does not fit the spec
+   */
+  static OnnxBertEncoder load(ModelSpec spec, int intraOpThreads) throws IOException {
+    requireNonNull(spec, "spec is null");
+    long t0 = System.nanoTime();
+    // The tokenizer loads on its own thread while the model is read and ONNX Runtime starts.
+    FutureTask<BertTokenizer> tokenizerLoad = new FutureTask<>(() -> readTokenizer(spec));
+    Thread thread = new Thread(tokenizerLoad, "tokenizer-load-" + spec.name());
+    thread.setDaemon(true);
+    thread.start();
+    ByteBuffer model = readDirect(resource(spec.model()));
+    long t1 = System.nanoTime();
+    NativeLibraries.configure();
+    try {
+      OrtEnvironment env = OrtEnvironment.getEnvironment();
+      long t2 = System.nanoTime();
+      OrtSession session;
+      try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+        options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+        if (intraOpThreads > 0) {
+          options.setIntraOpNumThreads(intraOpThreads);
+        }
+        // Idle ORT threads would otherwise spin between runs, taking CPU from the server.
+        options.addConfigEntry("session.intra_op.allow_spinning", "0");
+        session = env.createSession(model, options);
+      }
+      long t3 = System.nanoTime();
+      try {
+        BertTokenizer tokenizer = joinTokenizer(tokenizerLoad);
+        long t4 = System.nanoTime();
+        String times =
+            String.format(
+                Locale.ROOT,
+                "model read %d ms, runtime %d ms, session %d ms, then waited %d ms for the"
+                    + " tokenizer (read beside them)",
+                (t1 - t0) / 1_000_000,
+                (t2 - t1) / 1_000_000,
+                (t3 - t2) / 1_000_000,
+                (t4 - t3) / 1_000_000);
+        Map<String, NodeInfo> inputs = session.getInputInfo();
+        if (!inputs.containsKey(INPUT_IDS) || !inputs.containsKey(ATTENTION_MASK)) {
+          throw new IOException(
+              spec.model() + ": inputs " + inputs.keySet() + " lack input_ids or attention_mask");
+        }
+        NodeInfo output = session.getOutputInfo().values().iterator().next();
+        long[] shape = ((TensorInfo) output.getInfo()).getShape();
+        if (shape.length != 3 || shape[2] != spec.dimensions()) {
+          throw new IOException(
+              spec.model()
+                  + ": output shape "
+                  + Arrays.toString(shape)
+                  + " is not [batch, tokens, "
+                  + spec.dimensions()
+                  + "]");
+        }
+        return new OnnxBertEncoder(
+            spec, tokenizer, env, session, inputs.containsKey(TOKEN_TYPE_IDS), times);
+      } catch (IOException | RuntimeException e) {
+        session.close();
+        throw e;
+      }
+    } catch (OrtException e) {
+      throw new IOException(spec.model() + ": ONNX Runtime cannot load it: " + e.getMessage(), e);
+    }
+  }
+
+  private static BertTokenizer readTokenizer(ModelSpec spec) throws IOException {
+    try (InputStream in = resource(spec.tokenizer()).openStream()) {
+      return BertTokenizer.read(in);
+    }
+  }
+
+  private static BertTokenizer joinTokenizer(FutureTask<BertTokenizer> load) throws IOException {
+    try {
+      return load.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while loading the tokenizer", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IOException("cannot load the tokenizer: " + e.getCause(), e.getCause());
+    }
+  }
+
+  private static URL resource(String name) throws IOException {
+    URL url = OnnxBertEncoder.class.getResource(name);
+    if (url == null) {
+      throw new IOException(name + " is not on the class path (the model artifact is missing)");
+    }
+    return url;
+  }
+
+  /** The resource in a direct buffer: off the Java heap, freed once ONNX Runtime has its copy. */
+  private static ByteBuffer readDirect(URL url) throws IOException {
+    URLConnection connection = url.openConnection();
+    long size = connection.getContentLengthLong();
+    try (InputStream in = connection.getInputStream()) {
+      if (size < 0 || size > Integer.MAX_VALUE) {
+        byte[] bytes = in.readAllBytes();
+        return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+      }
+      ByteBuffer buffer = ByteBuffer.allocateDirect((int) size);
+      byte[] chunk = new byte[1 << 16];
+      for (int n; (n = in.read(chunk)) > 0; ) {
+        buffer.put(chunk, 0, Math.min(n, buffer.remaining()));
+      }
+      if (buffer.hasRemaining()) {
+        throw new IOException(url + ": read " + buffer.position() + " of " + size + " bytes");
+      }
+      return buffer.flip();
+    }
+  }
+
+  ModelSpec spec() {
+    return spec;
+  }
+
+  /** How long each step of {@link #load} took, for the log. */
+  String loadTimes() {
+    return loadTimes;
+  }
+
+  /** The token ids of {@code text}, cut to the model's limit; two ids when it has no token. */
+  int[] tokenize(String text) {
+    return tokenizer.encode(text, spec.maxTokens());
+  }
+
+  /**
+   * The unit vectors of the rows, in order, from one session run.
+   *
+   * @param rows token-id rows from {@link #tokenize}, each of at least 1 and at most {@code
+   *     maxTokens} ids
+   * @throws IllegalStateException if ONNX Runtime fails
+   */
+  float[][] run(List<int[]> rows) {
+    int batch = rows.size();
+    if (batch == 0) {
+      return new float[0][];
+    }
+    int width = 0;
+    for (int[] row : rows) {
+      width = Math.max(width, row.length);
+    }
+    LongBuffer ids = LongBuffer.allocate(batch * width);
+    LongBuffer mask = LongBuffer.allocate(batch * width);
+    for (int[] row : rows) {
+      for (int i = 0; i < width; i++) {
+        ids.put(i < row.length ? row[i] : 0);
+        mask.put(i < row.length ? 1 : 0);
+      }
+    }
+    ids.flip();
+    mask.flip();
+    long[] shape = {batch, width};
+    int dims = spec.dimensions();
+    Map<String, OnnxTensor> inputs = new HashMap<>();
+    try {
+      inputs.put(INPUT_IDS, OnnxTensor.createTensor(env, ids, shape));
+      inputs.put(ATTENTION_MASK, OnnxTensor.createTensor(env, mask, shape));
+      if (tokenTypes) {
+        inputs.put(
+            TOKEN_TYPE_IDS,
+            OnnxTensor.createTensor(env, LongBuffer.allocate(batch * width), shape));
+      }
+      try (OrtSession.Result result = session.run(inputs)) {
+        FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer();
+        float[][] out = new float[batch][];
+        for (int b = 0; b < batch; b++) {
+          float[] cls = new float[dims];
+          hidden.get((int) ((long) b * width * dims), cls);
+          out[b] = Embedder.unit(cls);
+        }
+        return out;
+      }
+    } catch (OrtException e) {
+      throw new IllegalStateException(
+          spec.name() + ": ONNX Runtime failed on a batch of " + batch + ": " + e.getMessage(), e);
+    } finally {
+      for (OnnxTensor t : inputs.values()) {
+        t.close();
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      session.close();
+    } catch (OrtException e) {
+      throw new IllegalStateException(spec.name() + ": cannot close the session", e);
+    }
+  }
+}
