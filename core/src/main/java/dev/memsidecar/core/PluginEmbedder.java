@@ -3,6 +3,7 @@ package dev.memsidecar.core;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Embedder;
+import java.util.List;
 
 /** An embedder from a plugin, called with the plugin's class loader as context class loader. */
 final class PluginEmbedder implements Embedder {
@@ -27,5 +28,10 @@ final class PluginEmbedder implements Embedder {
   @Override
   public float[] embed(String text) {
     return Plugins.withContextLoader(loader, () -> embedder.embed(text));
+  }
+
+  @Override
+  public List<float[]> embedAll(List<String> texts) {
+    return Plugins.withContextLoader(loader, () -> embedder.embedAll(texts));
   }
 }

@@ -165,12 +165,23 @@ final class FileVersion {
         out = index;
         if (out == null) {
           out = new HybridIndex(embedder.dimensions());
+          List<MemoryRecord> toEmbed = new ArrayList<>();
           for (MemoryMarkdown.Entry e : document().entries()) {
             MemoryRecord r = e.record();
             if (r.status() == MemoryStatus.ACTIVE) {
               float[] vector = carried == null ? null : carried.vectorIfSameText(r);
-              out.put(r, vector != null ? vector : Embedder.unit(embedder.embed(r.indexedText())));
+              if (vector != null) {
+                out.put(r, vector);
+              } else {
+                toEmbed.add(r);
+              }
             }
+          }
+          // One embedder call for all the new texts: a model embeds them in batches.
+          List<float[]> vectors =
+              embedder.embedAll(toEmbed.stream().map(MemoryRecord::indexedText).toList());
+          for (int i = 0; i < toEmbed.size(); i++) {
+            out.put(toEmbed.get(i), Embedder.unit(vectors.get(i)));
           }
           index = out;
           carried = null; // the index holds what is still needed
