@@ -63,13 +63,15 @@ public final class SidecarServer {
             new MemoryFileGrpcService(engine.files()),
             new ToolRuleGrpcService(engine.toolRules()));
     for (BindableService service : services) {
-      // The last interceptor runs first: admission, then error mapping around the service.
-      builder.addService(ServerInterceptors.intercept(service, errors, admission));
+      // The last interceptor runs first: admission, then error mapping around the service; a
+      // request that does not parse is answered before either.
+      builder.addService(
+          RequestParsing.guard(ServerInterceptors.intercept(service, errors, admission)));
     }
     this.server =
         builder
-            .addService(health.getHealthService())
-            .addService(ProtoReflectionServiceV1.newInstance())
+            .addService(RequestParsing.guard(health.getHealthService().bindService()))
+            .addService(RequestParsing.guard(ProtoReflectionServiceV1.newInstance().bindService()))
             .directExecutor()
             .build();
   }

@@ -64,7 +64,8 @@ final class StatusMapping implements ServerInterceptor {
     };
   }
 
-  private static <Q, R> void fail(ServerCall<Q, R> call, Throwable e) {
+  /** Closes {@code call} with the status {@code e} maps to (a call answered already: logged). */
+  static <Q, R> void fail(ServerCall<Q, R> call, Throwable e) {
     StatusException status = toStatus(e, call.getMethodDescriptor().getFullMethodName());
     Metadata trailers = status.getTrailers() == null ? new Metadata() : status.getTrailers();
     try {
