@@ -129,7 +129,8 @@ public final class Main {
                   engine,
                   version(),
                   config.maxConcurrentCalls(),
-                  config.maxQueuedCalls())
+                  config.maxQueuedCalls(),
+                  config.authToken())
               .start();
     } catch (StartupException e) {
       return cannotStart(err, e.getMessage(), e instanceof ConfigException ? 2 : 1);

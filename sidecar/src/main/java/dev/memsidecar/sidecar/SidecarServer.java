@@ -11,11 +11,14 @@ import dev.memsidecar.proto.v1.ToolRuleServiceGrpc;
 import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -46,13 +49,15 @@ public final class SidecarServer {
    *
    * @param maxConcurrentCalls calls that run at once, each on a worker thread of its own
    * @param maxQueuedCalls admitted calls beyond those that wait for a worker
+   * @param authToken the bearer token every call but health must carry, or null for none
    */
   public SidecarServer(
       ServerBuilder<?> builder,
       MemoryEngine engine,
       String version,
       int maxConcurrentCalls,
-      int maxQueuedCalls) {
+      int maxQueuedCalls,
+      String authToken) {
     this.engine = requireNonNull(engine, "engine is null");
     this.admission = new CallAdmission(maxConcurrentCalls, maxQueuedCalls);
     StatusMapping errors = new StatusMapping();
@@ -62,16 +67,25 @@ public final class SidecarServer {
             new AdminGrpcService(engine, version, engine.events()),
             new MemoryFileGrpcService(engine.files()),
             new ToolRuleGrpcService(engine.toolRules()));
+    // The last interceptor runs first: the token, admission, then error mapping around the
+    // service; a request that does not parse is answered before any of them.
+    List<ServerInterceptor> guards = new ArrayList<>();
+    guards.add(errors);
+    guards.add(admission);
+    if (authToken != null) {
+      guards.add(new BearerAuth(authToken));
+    }
     for (BindableService service : services) {
-      // The last interceptor runs first: admission, then error mapping around the service; a
-      // request that does not parse is answered before either.
-      builder.addService(
-          RequestParsing.guard(ServerInterceptors.intercept(service, errors, admission)));
+      builder.addService(RequestParsing.guard(ServerInterceptors.intercept(service, guards)));
+    }
+    ServerServiceDefinition reflection = ProtoReflectionServiceV1.newInstance().bindService();
+    if (authToken != null) {
+      reflection = ServerInterceptors.intercept(reflection, new BearerAuth(authToken));
     }
     this.server =
         builder
             .addService(RequestParsing.guard(health.getHealthService().bindService()))
-            .addService(RequestParsing.guard(ProtoReflectionServiceV1.newInstance().bindService()))
+            .addService(RequestParsing.guard(reflection))
             .directExecutor()
             .build();
   }

@@ -51,6 +51,7 @@ final class ServerUnderTest implements AutoCloseable {
         data,
         maxConcurrentCalls,
         maxQueuedCalls,
+        null,
         profiles,
         port -> InProcessChannelBuilder.forName(name).directExecutor().build());
   }
@@ -58,11 +59,22 @@ final class ServerUnderTest implements AutoCloseable {
   /** The same over TCP on 127.0.0.1, on a free port: the transport Main uses. */
   static ServerUnderTest loopback(
       Path data, int maxConcurrentCalls, int maxQueuedCalls, ProfileSpec... profiles) {
+    return loopback(data, maxConcurrentCalls, maxQueuedCalls, null, profiles);
+  }
+
+  /** Over loopback TCP, every call but health needing {@code authToken} (null: none). */
+  static ServerUnderTest loopback(
+      Path data,
+      int maxConcurrentCalls,
+      int maxQueuedCalls,
+      String authToken,
+      ProfileSpec... profiles) {
     return new ServerUnderTest(
         NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)),
         data,
         maxConcurrentCalls,
         maxQueuedCalls,
+        authToken,
         profiles,
         port ->
             Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create())
@@ -74,6 +86,7 @@ final class ServerUnderTest implements AutoCloseable {
       Path data,
       int maxConcurrentCalls,
       int maxQueuedCalls,
+      String authToken,
       ProfileSpec[] profiles,
       IntFunction<ManagedChannel> channelToPort) {
     EngineConfig config =
@@ -94,7 +107,8 @@ final class ServerUnderTest implements AutoCloseable {
                 engine,
                 "test",
                 maxConcurrentCalls,
-                maxQueuedCalls)
+                maxQueuedCalls,
+                authToken)
             .start();
     channel = channelToPort.apply(server.port());
   }

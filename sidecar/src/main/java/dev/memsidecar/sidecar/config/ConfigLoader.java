@@ -11,6 +11,7 @@ import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -75,6 +77,15 @@ public final class ConfigLoader {
    */
   public static final String ENV_TOOL_MEMORY_CAPTURE = "MEMSIDECAR_TOOL_MEMORY_CAPTURE_ENABLED";
 
+  /** The bearer token every call but health must carry; beats {@code server.auth.tokenFile}. */
+  public static final String ENV_AUTH_TOKEN = "MEMSIDECAR_AUTH_TOKEN";
+
+  /** The shortest bearer token accepted. */
+  public static final int MIN_TOKEN_CHARS = 16;
+
+  /** The longest bearer token accepted. */
+  public static final int MAX_TOKEN_CHARS = 1024;
+
   /** The accepted {@code apiVersion} values of a Memory document. */
   public static final List<String> API_VERSIONS =
       List.of("memsidecar.dev/v1", "stable-harness.dev/v1");
@@ -92,7 +103,8 @@ public final class ConfigLoader {
   private static final Set<String> MAIN_KEYS =
       YamlSection.keys("server", "data", "plugins", "memory");
   private static final Set<String> SERVER_KEYS =
-      YamlSection.keys("host", "port", "maxConcurrentCalls", "maxQueuedCalls");
+      YamlSection.keys("host", "port", "maxConcurrentCalls", "maxQueuedCalls", "auth");
+  private static final Set<String> AUTH_KEYS = YamlSection.keys("tokenFile");
   private static final Set<String> MEMORY_KEYS =
       YamlSection.keys(
           "enabled",
@@ -185,7 +197,8 @@ public final class ConfigLoader {
         workspace,
         engine,
         draft.maxConcurrentCalls,
-        draft.maxQueuedCalls);
+        draft.maxQueuedCalls,
+        draft.authToken);
   }
 
   /** The values being merged, starting from the embedded defaults. */
@@ -195,6 +208,7 @@ public final class ConfigLoader {
     int port = SidecarConfig.DEFAULT_PORT;
     int maxConcurrentCalls = SidecarConfig.DEFAULT_MAX_CONCURRENT_CALLS;
     int maxQueuedCalls = SidecarConfig.DEFAULT_MAX_QUEUED_CALLS;
+    String authToken;
     Path dataDir;
     Path pluginsDir;
     Flags flags;
@@ -246,6 +260,12 @@ public final class ConfigLoader {
     server
         .integer("maxQueuedCalls", 0, SidecarConfig.MAX_CALLS)
         .ifPresent(calls -> draft.maxQueuedCalls = calls);
+    YamlSection auth = server.section("auth").allowOnly(AUTH_KEYS);
+    auth.nonBlankString("tokenFile")
+        .ifPresent(
+            tokenFile ->
+                draft.authToken =
+                    readToken(resolveData(workspace, tokenFile, auth::invalid, "tokenFile"), auth));
     root.nonBlankString("data")
         .ifPresent(data -> draft.dataDir = resolveData(workspace, data, root::invalid, "data"));
     root.nonBlankString("plugins")
@@ -466,6 +486,13 @@ public final class ConfigLoader {
               (key, problem) -> new ConfigException(ENVIRONMENT + ": " + key + " " + problem),
               ENV_DATA);
     }
+    String token = envValue(env, ENV_AUTH_TOKEN);
+    if (token != null) {
+      draft.authToken =
+          checkToken(
+              token,
+              problem -> new ConfigException(ENVIRONMENT + ": " + ENV_AUTH_TOKEN + " " + problem));
+    }
     String capture = envValue(env, ENV_TOOL_MEMORY_CAPTURE);
     if (capture != null) {
       boolean on =
@@ -540,6 +567,36 @@ public final class ConfigLoader {
   }
 
   // ---- shared checks
+
+  /** The token in {@code file} (surrounding whitespace, such as a final newline, dropped). */
+  private static String readToken(Path file, YamlSection auth) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      throw auth.invalid("tokenFile", "cannot be read: " + file + " (" + e.getMessage() + ")");
+    }
+    return checkToken(
+        text.strip(), problem -> auth.invalid("tokenFile", "holds a token that " + problem));
+  }
+
+  /** {@code token} if it is 16..1024 printable ASCII characters; never shown in a message. */
+  private static String checkToken(String token, Function<String, ConfigException> problem) {
+    if (token.length() < MIN_TOKEN_CHARS || token.length() > MAX_TOKEN_CHARS) {
+      throw problem.apply(
+          "must be "
+              + MIN_TOKEN_CHARS
+              + ".."
+              + MAX_TOKEN_CHARS
+              + " characters, got "
+              + token.length());
+    }
+    if (!token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      throw problem.apply(
+          "must be printable ASCII without spaces (it travels in an HTTP/2 header)");
+    }
+    return token;
+  }
 
   /** How a value check reports a problem: the key and what is wrong with it. */
   private interface Problem {

@@ -17,6 +17,8 @@ import java.nio.file.Path;
  *     thread each, 1..{@value #MAX_CALLS}
  * @param maxQueuedCalls {@code server.maxQueuedCalls}: calls admitted beyond those that wait for a
  *     free worker, 0..{@value #MAX_CALLS}; a call beyond both is refused with RESOURCE_EXHAUSTED
+ * @param authToken the bearer token every call but health must carry ({@code server.auth}), or null
+ *     for none; {@link #toString} never shows it
  */
 public record SidecarConfig(
     String host,
@@ -25,7 +27,8 @@ public record SidecarConfig(
     Path workspaceDir,
     EngineConfig engine,
     int maxConcurrentCalls,
-    int maxQueuedCalls) {
+    int maxQueuedCalls,
+    String authToken) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 7411;
@@ -58,5 +61,26 @@ public record SidecarConfig(
       throw new IllegalArgumentException(
           "maxQueuedCalls " + maxQueuedCalls + " is outside 0.." + MAX_CALLS);
     }
+  }
+
+  @Override
+  public String toString() {
+    return "SidecarConfig[host="
+        + host
+        + ", port="
+        + port
+        + ", dataDir="
+        + dataDir
+        + ", workspaceDir="
+        + workspaceDir
+        + ", engine="
+        + engine
+        + ", maxConcurrentCalls="
+        + maxConcurrentCalls
+        + ", maxQueuedCalls="
+        + maxQueuedCalls
+        + ", authToken="
+        + (authToken == null ? "none" : "***")
+        + "]";
   }
 }

@@ -530,6 +530,58 @@ class TestConfigLoader {
         assertThrows(ConfigException.class, this::load), "memsidecar.yaml: invalid YAML");
   }
 
+  @Test
+  void noBearerTokenByDefault() {
+    SidecarConfig config = load();
+    assertEquals(null, config.authToken());
+    assertTrue(config.toString().contains("authToken=none"));
+  }
+
+  @Test
+  void bearerTokenComesFromItsFileWithoutTheFinalNewlineAndNeverShows() throws IOException {
+    write("secrets/token", "s3cret-token-0123456789\n");
+    write("memsidecar.yaml", "server:\n  auth:\n    tokenFile: secrets/token\n");
+
+    SidecarConfig config = load();
+
+    assertEquals("s3cret-token-0123456789", config.authToken());
+    assertFalse(config.toString().contains("s3cret"), config::toString);
+  }
+
+  @Test
+  void environmentTokenBeatsTheFile() throws IOException {
+    write("secrets/token", "from-the-file-0123456789");
+    write("memsidecar.yaml", "server:\n  auth:\n    tokenFile: secrets/token\n");
+
+    SidecarConfig config =
+        ConfigLoader.load(
+            workspace, Map.of("MEMSIDECAR_AUTH_TOKEN", "from-the-env-0123456789"), Overrides.NONE);
+
+    assertEquals("from-the-env-0123456789", config.authToken());
+  }
+
+  @Test
+  void weakOrUnreadableTokensFailStartUpWithoutShowingTheToken() throws IOException {
+    ConfigException shortToken =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                ConfigLoader.load(
+                    workspace, Map.of("MEMSIDECAR_AUTH_TOKEN", "short-secret"), Overrides.NONE));
+    assertMessageContains(shortToken, "MEMSIDECAR_AUTH_TOKEN must be 16..1024 characters");
+    assertFalse(shortToken.getMessage().contains("short-secret"));
+
+    write("secrets/token", "has a space in it 0123456789");
+    write("memsidecar.yaml", "server:\n  auth:\n    tokenFile: secrets/token\n");
+    ConfigException spaced = assertThrows(ConfigException.class, this::load);
+    assertMessageContains(spaced, "server.auth.tokenFile");
+    assertFalse(spaced.getMessage().contains("space in it"));
+
+    write("memsidecar.yaml", "server:\n  auth:\n    tokenFile: secrets/missing\n");
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load), "server.auth.tokenFile' cannot be read");
+  }
+
   private SidecarConfig load() {
     return ConfigLoader.load(workspace, Map.of(), Overrides.NONE);
   }
