@@ -7,14 +7,17 @@ import dev.memsidecar.sidecar.bench.BenchCommand;
 import dev.memsidecar.sidecar.config.ConfigException;
 import dev.memsidecar.sidecar.config.ConfigLoader;
 import dev.memsidecar.sidecar.config.SidecarConfig;
+import io.grpc.ServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Properties;
 import sun.misc.Signal;
 
@@ -115,31 +118,51 @@ public final class Main {
 
     SidecarServer server;
     SidecarConfig config;
+    UnixSocket unix = null;
     try {
       config =
           ConfigLoader.load(
               workspace.toAbsolutePath().normalize(),
               System.getenv(),
               new ConfigLoader.Overrides(host, port, data, plugins));
+      List<ServerBuilder<?>> listeners = new ArrayList<>();
+      listeners.add(
+          NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())));
+      if (config.unixSocket() != null) {
+        unix = UnixSocket.prepare(config.unixSocket());
+        listeners.add(unix.builder());
+      }
       MemoryEngine engine = new CoreModule(config.engine(), Main.class.getClassLoader()).engine();
       server =
           new SidecarServer(
-                  NettyServerBuilder.forAddress(
-                      new InetSocketAddress(config.host(), config.port())),
+                  listeners,
                   engine,
                   version(),
                   config.maxConcurrentCalls(),
                   config.maxQueuedCalls(),
                   config.authToken())
               .start();
+      if (unix != null) {
+        unix.publish();
+      }
     } catch (StartupException e) {
+      if (unix != null) {
+        unix.close();
+      }
       return cannotStart(err, e.getMessage(), e instanceof ConfigException ? 2 : 1);
     } catch (RuntimeException | Error e) {
       LOG.log(System.Logger.Level.ERROR, "unexpected failure at start-up", e);
       return cannotStart(err, "unexpected " + e + " (stack trace logged)", 1);
     }
     SidecarServer running = server;
-    Runnable stop = () -> running.stop(SHUTDOWN_GRACE_MILLIS);
+    UnixSocket socket = unix;
+    Runnable stop =
+        () -> {
+          running.stop(SHUTDOWN_GRACE_MILLIS);
+          if (socket != null) {
+            socket.close();
+          }
+        };
     // SIGTERM/SIGINT: stop in order, then exit 0 (the JVM's own handler would exit with 143).
     for (String signal : new String[] {"TERM", "INT"}) {
       Signal.handle(
@@ -151,6 +174,9 @@ public final class Main {
     }
     Runtime.getRuntime().addShutdownHook(new Thread(stop, "memsidecar-shutdown"));
 
+    if (unix != null) {
+      LOG.log(System.Logger.Level.INFO, "also listening on unix:" + unix.path());
+    }
     out.println("listening on " + hostPort(config.host(), server.port()));
     out.flush();
     try {

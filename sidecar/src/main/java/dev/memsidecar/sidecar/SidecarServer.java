@@ -36,6 +36,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SidecarServer {
   private static final System.Logger LOG = System.getLogger(SidecarServer.class.getName());
 
+  private final List<Server> servers = new ArrayList<>();
   private final Server server;
   private final HealthStatusManager health = new HealthStatusManager();
   private final MemoryEngine engine;
@@ -44,15 +45,16 @@ public final class SidecarServer {
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   /**
-   * Builds (does not start) a server for {@code engine} with {@code builder}'s transport; the
-   * builder's executor is replaced (see {@link CallAdmission}).
+   * Builds (does not start) a server for {@code engine} on each of {@code builders}' transports
+   * (the first is the one {@link #port} reports; a Unix socket may be another), all sharing the
+   * same services and workers; the builders' executors are replaced (see {@link CallAdmission}).
    *
    * @param maxConcurrentCalls calls that run at once, each on a worker thread of its own
    * @param maxQueuedCalls admitted calls beyond those that wait for a worker
    * @param authToken the bearer token every call but health must carry, or null for none
    */
   public SidecarServer(
-      ServerBuilder<?> builder,
+      List<ServerBuilder<?>> builders,
       MemoryEngine engine,
       String version,
       int maxConcurrentCalls,
@@ -75,19 +77,21 @@ public final class SidecarServer {
     if (authToken != null) {
       guards.add(new BearerAuth(authToken));
     }
+    List<ServerServiceDefinition> definitions = new ArrayList<>();
     for (BindableService service : services) {
-      builder.addService(RequestParsing.guard(ServerInterceptors.intercept(service, guards)));
+      definitions.add(RequestParsing.guard(ServerInterceptors.intercept(service, guards)));
     }
     ServerServiceDefinition reflection = ProtoReflectionServiceV1.newInstance().bindService();
     if (authToken != null) {
       reflection = ServerInterceptors.intercept(reflection, new BearerAuth(authToken));
     }
-    this.server =
-        builder
-            .addService(RequestParsing.guard(health.getHealthService().bindService()))
-            .addService(RequestParsing.guard(reflection))
-            .directExecutor()
-            .build();
+    definitions.add(RequestParsing.guard(health.getHealthService().bindService()));
+    definitions.add(RequestParsing.guard(reflection));
+    for (ServerBuilder<?> builder : builders) {
+      definitions.forEach(builder::addService);
+      servers.add(builder.directExecutor().build());
+    }
+    this.server = servers.get(0);
   }
 
   /**
@@ -98,8 +102,11 @@ public final class SidecarServer {
    */
   public SidecarServer start() {
     try {
-      server.start();
+      for (Server s : servers) {
+        s.start();
+      }
     } catch (IOException e) {
+      servers.forEach(Server::shutdownNow);
       admission.shutdown();
       engine.close();
       Throwable cause = e.getCause();
@@ -144,15 +151,18 @@ public final class SidecarServer {
     health.enterTerminalState();
     // Ends the WatchEvents streams, which would otherwise hold the shutdown for the whole grace.
     engine.events().close();
-    server.shutdown();
+    servers.forEach(Server::shutdown);
     try {
-      if (!server.awaitTermination(graceMillis, TimeUnit.MILLISECONDS)) {
-        LOG.log(System.Logger.Level.WARNING, "calls still running after grace; cancelling them");
-        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMillis);
+      for (Server s : servers) {
+        if (!s.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+          LOG.log(System.Logger.Level.WARNING, "calls still running after grace; cancelling them");
+          s.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      server.shutdownNow();
+      servers.forEach(Server::shutdownNow);
     } finally {
       // Cancelled calls may still be inside the engine on a worker; close it after them.
       admission.shutdown();
@@ -166,6 +176,8 @@ public final class SidecarServer {
 
   /** Blocks until the server has terminated. */
   public void awaitTermination() throws InterruptedException {
-    server.awaitTermination();
+    for (Server s : servers) {
+      s.awaitTermination();
+    }
   }
 }

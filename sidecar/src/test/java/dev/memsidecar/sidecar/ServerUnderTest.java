@@ -47,7 +47,7 @@ final class ServerUnderTest implements AutoCloseable {
       Path data, int maxConcurrentCalls, int maxQueuedCalls, ProfileSpec... profiles) {
     String name = InProcessServerBuilder.generateName();
     return new ServerUnderTest(
-        InProcessServerBuilder.forName(name),
+        List.of(InProcessServerBuilder.forName(name)),
         data,
         maxConcurrentCalls,
         maxQueuedCalls,
@@ -70,7 +70,7 @@ final class ServerUnderTest implements AutoCloseable {
       String authToken,
       ProfileSpec... profiles) {
     return new ServerUnderTest(
-        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)),
+        List.of(NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))),
         data,
         maxConcurrentCalls,
         maxQueuedCalls,
@@ -81,8 +81,23 @@ final class ServerUnderTest implements AutoCloseable {
                 .build());
   }
 
+  /** Over loopback TCP and also on {@code unix} (not yet published), no token. */
+  static ServerUnderTest loopbackAnd(UnixSocket unix, Path data, ProfileSpec... profiles) {
+    return new ServerUnderTest(
+        List.of(
+            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)), unix.builder()),
+        data,
+        4,
+        4,
+        null,
+        profiles,
+        port ->
+            Grpc.newChannelBuilderForAddress("127.0.0.1", port, InsecureChannelCredentials.create())
+                .build());
+  }
+
   private ServerUnderTest(
-      ServerBuilder<?> builder,
+      List<ServerBuilder<?>> builders,
       Path data,
       int maxConcurrentCalls,
       int maxQueuedCalls,
@@ -103,7 +118,7 @@ final class ServerUnderTest implements AutoCloseable {
     MemoryEngine engine = MemoryEngine.create(config, getClass().getClassLoader());
     server =
         new SidecarServer(
-                builder.intercept(new Recorder()),
+                builders.stream().<ServerBuilder<?>>map(b -> b.intercept(new Recorder())).toList(),
                 engine,
                 "test",
                 maxConcurrentCalls,

@@ -80,6 +80,9 @@ public final class ConfigLoader {
   /** The bearer token every call but health must carry; beats {@code server.auth.tokenFile}. */
   public static final String ENV_AUTH_TOKEN = "MEMSIDECAR_AUTH_TOKEN";
 
+  /** A Unix domain socket to listen on too; beats {@code server.unixSocket}. */
+  public static final String ENV_UNIX_SOCKET = "MEMSIDECAR_UNIX_SOCKET";
+
   /** The shortest bearer token accepted. */
   public static final int MIN_TOKEN_CHARS = 16;
 
@@ -103,7 +106,8 @@ public final class ConfigLoader {
   private static final Set<String> MAIN_KEYS =
       YamlSection.keys("server", "data", "plugins", "memory");
   private static final Set<String> SERVER_KEYS =
-      YamlSection.keys("host", "port", "maxConcurrentCalls", "maxQueuedCalls", "auth");
+      YamlSection.keys(
+          "host", "port", "maxConcurrentCalls", "maxQueuedCalls", "auth", "unixSocket");
   private static final Set<String> AUTH_KEYS = YamlSection.keys("tokenFile");
   private static final Set<String> MEMORY_KEYS =
       YamlSection.keys(
@@ -198,7 +202,8 @@ public final class ConfigLoader {
         engine,
         draft.maxConcurrentCalls,
         draft.maxQueuedCalls,
-        draft.authToken);
+        draft.authToken,
+        draft.unixSocket);
   }
 
   /** The values being merged, starting from the embedded defaults. */
@@ -209,6 +214,7 @@ public final class ConfigLoader {
     int maxConcurrentCalls = SidecarConfig.DEFAULT_MAX_CONCURRENT_CALLS;
     int maxQueuedCalls = SidecarConfig.DEFAULT_MAX_QUEUED_CALLS;
     String authToken;
+    Path unixSocket;
     Path dataDir;
     Path pluginsDir;
     Flags flags;
@@ -260,6 +266,10 @@ public final class ConfigLoader {
     server
         .integer("maxQueuedCalls", 0, SidecarConfig.MAX_CALLS)
         .ifPresent(calls -> draft.maxQueuedCalls = calls);
+    server
+        .nonBlankString("unixSocket")
+        .ifPresent(
+            path -> draft.unixSocket = resolveData(workspace, path, server::invalid, "unixSocket"));
     YamlSection auth = server.section("auth").allowOnly(AUTH_KEYS);
     auth.nonBlankString("tokenFile")
         .ifPresent(
@@ -485,6 +495,15 @@ public final class ConfigLoader {
               data,
               (key, problem) -> new ConfigException(ENVIRONMENT + ": " + key + " " + problem),
               ENV_DATA);
+    }
+    String socket = envValue(env, ENV_UNIX_SOCKET);
+    if (socket != null) {
+      draft.unixSocket =
+          resolveData(
+              workspace,
+              socket,
+              (key, problem) -> new ConfigException(ENVIRONMENT + ": " + key + " " + problem),
+              ENV_UNIX_SOCKET);
     }
     String token = envValue(env, ENV_AUTH_TOKEN);
     if (token != null) {

@@ -19,6 +19,8 @@ import java.nio.file.Path;
  *     free worker, 0..{@value #MAX_CALLS}; a call beyond both is refused with RESOURCE_EXHAUSTED
  * @param authToken the bearer token every call but health must carry ({@code server.auth}), or null
  *     for none; {@link #toString} never shows it
+ * @param unixSocket a Unix domain socket to listen on besides the TCP port ({@code
+ *     server.unixSocket}), absolute; or null for none
  */
 public record SidecarConfig(
     String host,
@@ -28,7 +30,8 @@ public record SidecarConfig(
     EngineConfig engine,
     int maxConcurrentCalls,
     int maxQueuedCalls,
-    String authToken) {
+    String authToken,
+    Path unixSocket) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 7411;
@@ -81,6 +84,8 @@ public record SidecarConfig(
         + maxQueuedCalls
         + ", authToken="
         + (authToken == null ? "none" : "***")
+        + ", unixSocket="
+        + unixSocket
         + "]";
   }
 }

@@ -531,6 +531,18 @@ class TestConfigLoader {
   }
 
   @Test
+  void unixSocketResolvesAgainstTheWorkspaceAndTheEnvironmentBeatsTheFile() throws IOException {
+    assertEquals(null, load().unixSocket());
+    write("memsidecar.yaml", "server:\n  unixSocket: run/memsidecar.sock\n");
+    assertEquals(workspace.resolve("run/memsidecar.sock"), load().unixSocket());
+    assertEquals(
+        Path.of("/shared/m.sock"),
+        ConfigLoader.load(
+                workspace, Map.of("MEMSIDECAR_UNIX_SOCKET", "/shared/m.sock"), Overrides.NONE)
+            .unixSocket());
+  }
+
+  @Test
   void noBearerTokenByDefault() {
     SidecarConfig config = load();
     assertEquals(null, config.authToken());
