@@ -11,23 +11,23 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Group commit: writers that need their change durable share one {@code IndexWriter.commit()} (and
- * its fsyncs) instead of paying for one each.
+ * Group sync: writers that need their change durable and visible share one run of an {@link Action}
+ * (for the store: write the log's queued entries, fsync, refresh the searchers) instead of paying
+ * for one each.
  *
- * <p>A writer calls {@link #join()}, makes its change (getting the sequence number IndexWriter
- * gives every operation), then {@link #await(long)}. One committer thread loops: it waits until
- * some writer awaits a sequence number not yet durable; then, for up to {@code maxWait}, it waits
- * while writers have joined but not yet reached {@code await}, or while fewer writers await than
- * the previous commit carried (so the clients the last commit woke can ride this one; a lone writer
- * never waits); then it runs the {@link Action} (commit, then refresh the searchers) and wakes
- * every writer whose sequence number the commit covered. Writers arriving while a commit runs are
- * batched into the next one, so under load each commit carries every write made during the previous
- * one.
+ * <p>A writer calls {@link #join()}, makes its change (getting a sequence number), then {@link
+ * #await(long)}. One thread loops: it waits until some writer awaits a sequence number not yet
+ * durable; then, for up to {@code maxWait}, it waits while writers have joined but not yet reached
+ * {@code await}, or while fewer writers await than the previous run carried (so the clients the
+ * last run woke can ride this one; a lone writer never waits); then it runs the {@link Action} and
+ * wakes every writer whose sequence number the run covered. Writers arriving while a run is under
+ * way are batched into the next one, so under load each run carries every write made during the
+ * previous one.
  *
  * <p>If the action fails, every writer waiting for a sequence number up to the highest requested
- * when it started gets UNAVAILABLE (its change may still become durable with a later commit); a
- * failed commit is not retried until another writer asks. After {@link #close()} has run the final
- * commit, {@code await} fails with FAILED_PRECONDITION. Thread-safe.
+ * when it started gets UNAVAILABLE (its change may still become durable with a later run); a failed
+ * run is not retried until another writer asks. After {@link #close()} has run the final action,
+ * {@code await} fails with FAILED_PRECONDITION. Thread-safe.
  */
 final class GroupCommit implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(GroupCommit.class.getName());
@@ -35,9 +35,9 @@ final class GroupCommit implements AutoCloseable {
   /** Makes every operation so far durable and visible. */
   interface Action {
     /**
-     * Commits and refreshes.
+     * Makes the operations so far durable and visible.
      *
-     * @return the sequence number of the last operation the commit holds: every operation with a
+     * @return the sequence number of the last operation the run covered: every operation with a
      *     number up to it is durable and visible to searchers acquired afterwards
      */
     long run() throws IOException;
@@ -50,7 +50,7 @@ final class GroupCommit implements AutoCloseable {
   private final Condition work = lock.newCondition();
   private final Condition done = lock.newCondition();
   private final Thread thread;
-  private final AtomicLong commits = new AtomicLong();
+  private final AtomicLong runs = new AtomicLong();
 
   // Guarded by lock.
   private int joined;
@@ -64,10 +64,10 @@ final class GroupCommit implements AutoCloseable {
   private boolean stopped;
 
   /**
-   * Starts the committer thread.
+   * Starts the thread.
    *
-   * @param name for the thread and messages, e.g. {@code lucene-hnsw commit (workspace)}
-   * @param maxWaitMillis how long a commit waits for writers that joined but have not yet asked
+   * @param name for the thread and messages, e.g. {@code lucene-hnsw sync (workspace)}
+   * @param maxWaitMillis how long a run waits for writers that joined but have not yet asked
    */
   GroupCommit(String name, Action action, long maxWaitMillis) {
     this.name = requireNonNull(name, "name is null");
@@ -102,11 +102,10 @@ final class GroupCommit implements AutoCloseable {
   }
 
   /**
-   * Withdraws the {@link #join()} and blocks until operation {@code seqNo} is committed and
-   * visible.
+   * Withdraws the {@link #join()} and blocks until operation {@code seqNo} is durable and visible.
    *
-   * @throws MemoryException UNAVAILABLE if the commit failed, FAILED_PRECONDITION if closed before
-   *     it ran
+   * @throws MemoryException UNAVAILABLE if the run failed, FAILED_PRECONDITION if closed before it
+   *     ran
    */
   void await(long seqNo) {
     lock.lock();
@@ -121,11 +120,11 @@ final class GroupCommit implements AutoCloseable {
       try {
         while (durable < seqNo) {
           if (failure != null && seqNo <= failedThrough) {
-            throw MemoryException.unavailable(
-                name + ": commit failed: " + failure.getMessage(), failure);
+            throw MemoryException.unavailable(name + ": failed: " + failure.getMessage(), failure);
           }
           if (stopped) {
-            throw MemoryException.failedPrecondition(name + ": closed before the write committed");
+            throw MemoryException.failedPrecondition(
+                name + ": closed before the write was durable");
           }
           try {
             done.await();
@@ -145,12 +144,12 @@ final class GroupCommit implements AutoCloseable {
     }
   }
 
-  /** How many commits have run; for tests and benchmarks. */
-  long commits() {
-    return commits.get();
+  /** How many times the action has run successfully; for tests and benchmarks. */
+  long runs() {
+    return runs.get();
   }
 
-  /** Runs a last commit for anything requested, then stops the thread. Idempotent. */
+  /** Runs the action a last time for anything requested, then stops the thread. Idempotent. */
   @Override
   public void close() {
     lock.lock();
@@ -181,7 +180,7 @@ final class GroupCommit implements AutoCloseable {
         while (requested <= handled() && !closing) {
           work.awaitUninterruptibly();
         }
-        if (requested <= handled()) { // closing with nothing left to commit
+        if (requested <= handled()) { // closing with nothing left to do
           stopped = true;
           done.signalAll();
           return;
@@ -201,17 +200,17 @@ final class GroupCommit implements AutoCloseable {
       }
       try {
         long committed = action.run();
-        commits.incrementAndGet();
+        runs.incrementAndGet();
         lock.lock();
         try {
-          // Every operation that had its number when the commit started is in it.
+          // Every operation that had its number when the run started is covered.
           durable = Math.max(durable, Math.max(committed, target));
           done.signalAll();
         } finally {
           lock.unlock();
         }
       } catch (IOException | RuntimeException e) {
-        LOG.log(Level.WARNING, () -> name + ": commit failed", e);
+        LOG.log(Level.WARNING, () -> name + ": failed", e);
         lock.lock();
         try {
           failure = e;
@@ -224,7 +223,7 @@ final class GroupCommit implements AutoCloseable {
     }
   }
 
-  /** The highest sequence number a commit has answered for, successfully or not. */
+  /** The highest sequence number a run has answered for, successfully or not. */
   private long handled() {
     return Math.max(durable, failedThrough);
   }

@@ -14,8 +14,8 @@ import org.apache.lucene.util.VectorUtil;
 
 /**
  * The {@code lucene-hnsw} provider: each profile's records in one Lucene index in {@code
- * <dataDirectory>/index}, searched by BM25 and HNSW vectors together ({@link LuceneHnswStore} says
- * what the stores promise).
+ * <dataDirectory>/index} with its write-ahead log in {@code <dataDirectory>/translog}, searched by
+ * BM25 and HNSW vectors together ({@link LuceneHnswStore} says what the stores promise).
  *
  * <p>Settings ({@code spec.settings}), all optional:
  *
@@ -26,8 +26,20 @@ import org.apache.lucene.util.VectorUtil;
  *   <li>{@code hnsw.ef_search}: how deep each ranked list of a search goes (for kNN also its
  *       candidate queue), 1..10000, default {@value #DEFAULT_EF_SEARCH}; the depth used is {@code
  *       max(2 topK, ef_search)};
- *   <li>{@code commit.max_wait_ms}: how long a commit waits for writes already under way to join
- *       it, 0..1000, default {@value #DEFAULT_COMMIT_MAX_WAIT_MS}; a lone writer never waits;
+ *   <li>{@code commit.max_wait_ms}: how long a group fsync of the write-ahead log (which
+ *       acknowledges writes) waits for writes already under way to join it, 0..1000, default
+ *       {@value #DEFAULT_COMMIT_MAX_WAIT_MS}; a lone writer never waits;
+ *   <li>{@code translog.commit_interval_ms}: how often the index is committed in the background
+ *       while the log holds writes no commit covers, 100..3600000, default {@value
+ *       #DEFAULT_COMMIT_INTERVAL_MS}; the log generations a commit covers are deleted. Longer
+ *       intervals write less but replay more after a crash (replay re-embeds every record it puts);
+ *   <li>{@code translog.commit_threshold_mb}: commit at once when the log holds this many MiB no
+ *       commit covers, 1..4096, default {@value #DEFAULT_COMMIT_THRESHOLD_MB};
+ *   <li>{@code merge.idle_ms}: once no write has come for this long, merge the index into one
+ *       segment in the background, 0..3600000 (0: never), default {@value #DEFAULT_MERGE_IDLE_MS}.
+ *       A search runs one HNSW graph search per segment, so after a burst of writes has left a
+ *       dozen segments, searches get several times faster once merged; writes during the merge go
+ *       on, and a new burst leaves new segments for the next idle merge;
  *   <li>{@code fusion}: {@code blend} (default) or {@code rrf}, see {@link Fusion}.
  * </ul>
  *
@@ -40,14 +52,28 @@ public final class LuceneHnswProvider implements MemoryProvider {
   public static final String EF_SEARCH = "hnsw.ef_search";
   public static final String COMMIT_MAX_WAIT_MS = "commit.max_wait_ms";
   public static final String FUSION = "fusion";
+  public static final String COMMIT_INTERVAL_MS = "translog.commit_interval_ms";
+  public static final String COMMIT_THRESHOLD_MB = "translog.commit_threshold_mb";
+  public static final String MERGE_IDLE_MS = "merge.idle_ms";
   public static final int DEFAULT_M = 16;
   public static final int DEFAULT_BEAM_WIDTH = 100;
   public static final int DEFAULT_EF_SEARCH = 100;
   public static final int DEFAULT_COMMIT_MAX_WAIT_MS = 2;
   public static final String DEFAULT_FUSION = "blend";
+  public static final int DEFAULT_COMMIT_INTERVAL_MS = 5000;
+  public static final int DEFAULT_COMMIT_THRESHOLD_MB = 16;
+  public static final int DEFAULT_MERGE_IDLE_MS = 3000;
 
   private static final Set<String> KNOWN =
-      Set.of(M, BEAM_WIDTH, EF_SEARCH, COMMIT_MAX_WAIT_MS, FUSION);
+      Set.of(
+          M,
+          BEAM_WIDTH,
+          EF_SEARCH,
+          COMMIT_MAX_WAIT_MS,
+          FUSION,
+          COMMIT_INTERVAL_MS,
+          COMMIT_THRESHOLD_MB,
+          MERGE_IDLE_MS);
 
   /** For {@link java.util.ServiceLoader}. */
   public LuceneHnswProvider() {}
@@ -82,9 +108,17 @@ public final class LuceneHnswProvider implements MemoryProvider {
             context.intSetting(BEAM_WIDTH, DEFAULT_BEAM_WIDTH, 2, 3200),
             context.intSetting(EF_SEARCH, DEFAULT_EF_SEARCH, 1, HybridSearcher.MAX_DEPTH),
             context.intSetting(COMMIT_MAX_WAIT_MS, DEFAULT_COMMIT_MAX_WAIT_MS, 0, 1000),
-            Fusion.ofSetting(context.choiceSetting(FUSION, DEFAULT_FUSION, Fusion.SETTING_VALUES)));
+            Fusion.ofSetting(context.choiceSetting(FUSION, DEFAULT_FUSION, Fusion.SETTING_VALUES)),
+            context.intSetting(COMMIT_INTERVAL_MS, DEFAULT_COMMIT_INTERVAL_MS, 100, 3_600_000),
+            (long) context.intSetting(COMMIT_THRESHOLD_MB, DEFAULT_COMMIT_THRESHOLD_MB, 1, 4096)
+                << 20,
+            context.intSetting(MERGE_IDLE_MS, DEFAULT_MERGE_IDLE_MS, 0, 3_600_000));
     return LuceneHnswStore.open(
-        context.profileId(), context.dataDirectory().resolve("index"), context.embedder(), options);
+        context.profileId(),
+        context.dataDirectory().resolve("index"),
+        context.dataDirectory().resolve("translog"),
+        context.embedder(),
+        options);
   }
 
   /**

@@ -18,9 +18,12 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.lucene.document.Document;
@@ -41,19 +44,45 @@ import org.apache.lucene.search.TermRangeQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * The records of one profile in one Lucene index ({@link RecordIndex} opens it, {@link
  * RecordDocument} gives the layout), searched by BM25 and HNSW vectors together ({@link
  * HybridSearcher} says how hits are found and scored).
  *
- * <p><b>Writes.</b> {@link #put} and {@link #delete} change the index and return only once an
- * {@code IndexWriter.commit()} (which fsyncs the new files) holds the change and the searchers have
- * been refreshed past it, so the write survives {@code kill -9} and every later get, list and
- * search sees it. Concurrent writers share commits ({@link GroupCommit}). Writes to one record key
- * are serialized by one of {@value #LOCK_STRIPES} lock stripes held until durable, so {@code
- * delete} answers truly whether the record existed. Records of another status than ACTIVE keep
- * their document but get no vector.
+ * <p><b>Writes.</b> {@link #put} and {@link #delete} change the index in memory, append the change
+ * to the store's write-ahead log ({@link Translog}: the record's {@link RecordCodec} bytes, or its
+ * key for a delete) and return once the log entry is fsynced, so the write survives {@code kill
+ * -9}. Concurrent writers share one fsync ({@link GroupCommit}). Writes to one record key are
+ * serialized by one of {@value #LOCK_STRIPES} lock stripes held until durable, so {@code delete}
+ * answers truly whether the record existed. Records of another status than ACTIVE keep their
+ * document but get no vector. A write that fails with UNAVAILABLE may still take effect: it may be
+ * in the index already.
+ *
+ * <p><b>Reads.</b> Every get, list, search (and the existence check of a delete) sees every write
+ * acknowledged before it started: if the searchers do not show all of them yet, the read refreshes
+ * them first (a near-real-time refresh, no commit), and reads arriving meanwhile share that
+ * refresh. Writes never wait for a refresh, so a burst of writes costs one refresh, paid by the
+ * next read. A get (or a delete) looks up one key, so it refreshes only if a write to a key sharing
+ * its slot (one of {@value #VISIBILITY_SLOTS}, by hash) may not be visible yet: a get before each
+ * put, as a Remember with a request id does, refreshes once every few dozen puts rather than every
+ * time.
+ *
+ * <p><b>Commits.</b> The index is committed in the background ({@link BackgroundCommit}) every
+ * {@code translog.commit_interval_ms} while the log holds uncommitted writes, or as soon as it
+ * holds {@code translog.commit_threshold_mb} of them; each commit starts a new log generation
+ * first, names it in the commit data, and deletes the generations the commit covers. Opening the
+ * store replays the log from the generation the last commit names (re-embedding the records it
+ * puts, {@value BatchIndexer#BATCH} per {@link Embedder#embedAll} call), drops a torn last entry,
+ * then commits. {@link #close()} commits and trims the log too, so a store closed cleanly opens
+ * without replaying anything.
+ *
+ * <p><b>Merging.</b> Lucene merges segments as they pile up, but a burst of writes still leaves a
+ * dozen or more, and a search runs one HNSW graph search per segment. So once no write has come for
+ * {@code merge.idle_ms}, the index is merged into one segment in the background, then committed and
+ * shown to searches. Closing aborts a merge under way rather than waiting for it.
  *
  * <p><b>Listing.</b> Newest first by (create time DESC, id DESC) on doc values, paged by keyset
  * ({@link ListCursor}).
@@ -65,6 +94,9 @@ import org.apache.lucene.store.LockObtainFailedException;
 final class LuceneHnswStore implements MemoryStore {
   static final int LOCK_STRIPES = 256;
 
+  /** Slots of key hashes whose last write is tracked, so point reads refresh only when needed. */
+  static final int VISIBILITY_SLOTS = 4096;
+
   private static final System.Logger LOG = System.getLogger(LuceneHnswStore.class.getName());
 
   private static final Sort LIST_ORDER =
@@ -72,9 +104,24 @@ final class LuceneHnswStore implements MemoryStore {
           new SortField(RecordDocument.CREATED, SortField.Type.LONG, true),
           new SortField(RecordDocument.ID, SortField.Type.STRING, true));
 
-  /** What {@link LuceneHnswProvider} reads from the settings. */
+  /**
+   * What {@link LuceneHnswProvider} reads from the settings.
+   *
+   * @param syncMaxWaitMillis how long a group fsync waits for writes under way to join it
+   * @param commitIntervalMillis how often the index is committed while the log holds writes
+   * @param commitThresholdBytes how much uncommitted log makes the index commit at once
+   * @param mergeIdleMillis how long without writes before the index is merged into one segment; 0
+   *     for never
+   */
   record Options(
-      int maxConn, int beamWidth, int efSearch, long commitMaxWaitMillis, Fusion fusion) {
+      int maxConn,
+      int beamWidth,
+      int efSearch,
+      long syncMaxWaitMillis,
+      Fusion fusion,
+      long commitIntervalMillis,
+      long commitThresholdBytes,
+      long mergeIdleMillis) {
     Options {
       requireNonNull(fusion, "fusion is null");
     }
@@ -88,13 +135,31 @@ final class LuceneHnswStore implements MemoryStore {
   private final IndexWriter writer;
   private final SearcherManager searchers;
   private final HybridSearcher hybrid;
-  private final GroupCommit committer;
+  private final Translog log;
+  private final GroupCommit syncer;
+  private final BackgroundCommit background;
+  private final ReentrantLock commitLock = new ReentrantLock();
+  private final ReentrantLock refreshLock = new ReentrantLock();
+  private final AtomicLong commits = new AtomicLong();
+  private final AtomicLong refreshes = new AtomicLong();
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
+  // Per slot of key hashes, the log sequence number of the last write to one of its keys.
+  private final AtomicLongArray written = new AtomicLongArray(VISIBILITY_SLOTS);
   private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
+  private volatile long committedBytes; // log bytes appended before the last commit's roll
+  private volatile long visibleSeq = -1; // every log entry up to it is visible to searchers
+  // Used by whileIdle() only, on the background commit thread.
+  private long idleMergeLogged = -1; // log.appendedBytes() when the last idle merge was decided
+  private boolean idleMerging;
   private volatile boolean closed;
 
   private LuceneHnswStore(
-      String profileId, Path indexPath, Embedder embedder, Options options, RecordIndex index) {
+      String profileId,
+      Path indexPath,
+      Embedder embedder,
+      Options options,
+      RecordIndex index,
+      Translog log) {
     this.profileId = profileId;
     this.indexPath = indexPath;
     this.embedder = embedder;
@@ -102,33 +167,46 @@ final class LuceneHnswStore implements MemoryStore {
     this.index = index;
     this.writer = index.writer();
     this.searchers = index.searchers();
+    this.log = log;
     this.hybrid =
         new HybridSearcher(
             searchers, index.analyzer(), embedder, options.efSearch(), options.fusion());
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new ReentrantLock();
     }
-    this.committer =
+    for (int i = 0; i < VISIBILITY_SLOTS; i++) {
+      written.set(i, -1);
+    }
+    this.syncer =
         new GroupCommit(
+            "lucene-hnsw sync (" + profileId + ")",
+            () -> log.write(log.take()),
+            options.syncMaxWaitMillis());
+    this.background =
+        new BackgroundCommit(
             "lucene-hnsw commit (" + profileId + ")",
-            () -> {
-              long seqNo = writer.commit();
-              searchers.maybeRefreshBlocking();
-              return seqNo;
-            },
-            options.commitMaxWaitMillis());
+            this::commitAndTrim,
+            () -> log.appendedBytes() - committedBytes,
+            options.commitIntervalMillis(),
+            options.commitThresholdBytes(),
+            log::appendedBytes,
+            options.mergeIdleMillis(),
+            this::whileIdle);
   }
 
   /**
-   * Opens (creating if needed) the index in {@code indexPath}.
+   * Opens (creating if needed) the index in {@code indexPath} and its write-ahead log in {@code
+   * translogPath}, replays the log and commits.
    *
    * @throws MemoryException UNAVAILABLE when the index cannot be opened, e.g. another process holds
-   *     it (the message names the directory)
+   *     it (the message names the directory), or when the log is corrupt before its tail (the
+   *     message names the file and the offset)
    */
   static LuceneHnswStore open(
-      String profileId, Path indexPath, Embedder embedder, Options options) {
+      String profileId, Path indexPath, Path translogPath, Embedder embedder, Options options) {
     requireNonNull(profileId, "profileId is null");
     requireNonNull(indexPath, "indexPath is null");
+    requireNonNull(translogPath, "translogPath is null");
     requireNonNull(embedder, "embedder is null");
     requireNonNull(options, "options is null");
     if (embedder.dimensions() < 1 || embedder.dimensions() > Embedder.MAX_DIMENSIONS) {
@@ -142,11 +220,24 @@ final class LuceneHnswStore implements MemoryStore {
               + Embedder.MAX_DIMENSIONS);
     }
     long started = System.nanoTime();
-    RecordIndex index;
+    RecordIndex index = null;
+    Translog log = null;
     try {
       index =
           RecordIndex.open(profileId, indexPath, embedder, options.maxConn(), options.beamWidth());
+      BatchIndexer replay =
+          new BatchIndexer(
+              index.writer(),
+              embedder,
+              "profile '" + profileId + "': replaying the write-ahead log",
+              -1);
+      log = Translog.open(translogPath, index.committedTranslogGeneration(), replayer(replay));
+      replay.finish();
+      index.commit(log.generation());
+      log.trimBelow(log.generation());
+      index.searchers().maybeRefreshBlocking();
     } catch (LockObtainFailedException e) {
+      abandon(log, index);
       throw MemoryException.unavailable(
           "lucene-hnsw: cannot open index "
               + indexPath
@@ -155,6 +246,7 @@ final class LuceneHnswStore implements MemoryStore {
               + "': another store or process holds it",
           e);
     } catch (IOException | RuntimeException e) {
+      abandon(log, index);
       if (e instanceof MemoryException me) {
         throw me;
       }
@@ -169,24 +261,61 @@ final class LuceneHnswStore implements MemoryStore {
               + firstLine(e.getMessage()),
           e);
     }
+    RecordIndex opened = index;
+    Translog.Recovery recovery = log.recovery();
     LOG.log(
         Level.INFO,
         () ->
             String.format(
                 Locale.ROOT,
-                "lucene-hnsw: profile '%s' opened %s: %d records (%d re-embedded), M=%d,"
-                    + " beam_width=%d, ef_search=%d, fusion=%s, vectorization: %s, %d ms",
+                "lucene-hnsw: profile '%s' opened %s: %d records (%d re-embedded, %d operations"
+                    + " replayed from %d log generations%s), M=%d, beam_width=%d, ef_search=%d,"
+                    + " fusion=%s, vectorization: %s, %d ms",
                 profileId,
                 indexPath,
-                index.records(),
-                index.reembedded(),
+                opened.records(),
+                opened.reembedded(),
+                recovery.operations(),
+                recovery.generations(),
+                recovery.droppedAt() == null
+                    ? ""
+                    : ", a torn tail of " + recovery.droppedBytes() + " bytes dropped",
                 options.maxConn(),
                 options.beamWidth(),
                 options.efSearch(),
                 options.fusion().settingValue(),
                 LuceneHnswProvider.vectorizationInfo(),
                 (System.nanoTime() - started) / 1_000_000));
-    return new LuceneHnswStore(profileId, indexPath, embedder, options, index);
+    return new LuceneHnswStore(profileId, indexPath, embedder, options, index, log);
+  }
+
+  /** Closes what a failed {@link #open} opened, committing nothing. */
+  private static void abandon(Translog log, RecordIndex index) {
+    IOUtils.closeWhileHandlingException(log);
+    if (index != null) {
+      index.abandon();
+    }
+  }
+
+  /**
+   * Applies replayed log entries to the index through {@code replay} (whose batches embed the
+   * records put together). Any entry replayed may already be in the index: replay is idempotent, as
+   * a put replaces the document of its key and a delete of a missing key does nothing.
+   */
+  static Translog.Replayer replayer(BatchIndexer replay) {
+    return (op, bytes, offset, length) -> {
+      switch (op) {
+        case Translog.PUT -> {
+          byte[] encoded = Arrays.copyOfRange(bytes, offset, offset + length);
+          replay.put(RecordCodec.decode(encoded, 0, encoded.length), encoded);
+        }
+        case Translog.DELETE ->
+            replay.delete(
+                new Term(
+                    RecordDocument.KEY, BytesRef.deepCopyOf(new BytesRef(bytes, offset, length))));
+        default -> throw new IllegalArgumentException("unknown operation " + op);
+      }
+    };
   }
 
   @Override
@@ -196,30 +325,35 @@ final class LuceneHnswStore implements MemoryStore {
     RecordDocument.checkTimes(record);
     enter();
     try {
-      // Join before embedding, so a commit starting meanwhile waits (briefly) for this write.
-      committer.join();
+      // Join before embedding, so a sync starting meanwhile waits (briefly) for this write.
+      syncer.join();
       boolean awaiting = false;
       try {
+        byte[] encoded = encode(record);
         Document doc =
-            RecordDocument.of(record, RecordDocument.embedding(record, embedder), vectorField);
+            RecordDocument.of(
+                record, RecordDocument.embedding(record, embedder), vectorField, encoded);
         Term key = RecordDocument.key(namespace, record.id());
         ReentrantLock stripe = stripe(key);
         stripe.lock();
         try {
-          long seqNo;
+          long seq;
           try {
-            seqNo = writer.updateDocument(key, doc);
+            // The index first, then the log: whatever a commit's log generation holds is in it.
+            writer.updateDocument(key, doc);
+            seq = log.append(Translog.PUT, encoded);
           } catch (IOException | RuntimeException e) {
             throw writeFailure("put", record.id(), e);
           }
+          wrote(key, seq);
           awaiting = true;
-          committer.await(seqNo);
+          syncer.await(seq);
         } finally {
           stripe.unlock();
         }
       } finally {
         if (!awaiting) {
-          committer.leave();
+          syncer.leave();
         }
       }
     } finally {
@@ -228,36 +362,44 @@ final class LuceneHnswStore implements MemoryStore {
   }
 
   /**
-   * Puts every record of {@code records} (all of {@code namespace}) with one commit: for bulk loads
-   * and tests. The same promise as {@link #put} once it returns; if it fails, any subset of the
-   * records may have been written. It takes no record locks, so a concurrent {@link #delete} of one
-   * of its ids may answer as if the put came first or last.
+   * Puts every record of {@code records} (all of {@code namespace}) with one {@link
+   * Embedder#embedAll} call and one fsync: for bulk loads and tests. The same promise as {@link
+   * #put} once it returns; if it fails, any subset of the records may have been written. It takes
+   * no record locks, so a concurrent {@link #delete} of one of its ids may answer as if the put
+   * came first or last.
    */
   void putAll(Namespace namespace, List<MemoryRecord> records) {
     requireNonNull(namespace, "namespace is null");
     List<Document> docs = new ArrayList<>(records.size());
-    for (MemoryRecord r : records) {
+    List<byte[]> encoded = new ArrayList<>(records.size());
+    List<float[]> vectors = RecordDocument.embeddings(records, embedder);
+    for (int i = 0; i < records.size(); i++) {
+      MemoryRecord r = records.get(i);
       if (!r.namespace().equals(namespace)) {
         throw MemoryException.invalidArgument(
             "namespace", "record '" + r.id() + "' belongs to namespace '" + r.namespace() + "'");
       }
       RecordDocument.checkTimes(r);
-      docs.add(RecordDocument.of(r, RecordDocument.embedding(r, embedder), vectorField));
+      byte[] bytes = encode(r);
+      encoded.add(bytes);
+      docs.add(RecordDocument.of(r, vectors.get(i), vectorField, bytes));
     }
     enter();
     try {
-      committer.join();
-      long seqNo = -1;
+      syncer.join();
+      long seq = -1;
       try {
         for (int i = 0; i < docs.size(); i++) {
-          MemoryRecord r = records.get(i);
-          seqNo = writer.updateDocument(RecordDocument.key(namespace, r.id()), docs.get(i));
+          Term key = RecordDocument.key(namespace, records.get(i).id());
+          writer.updateDocument(key, docs.get(i));
+          seq = log.append(Translog.PUT, encoded.get(i));
+          wrote(key, seq);
         }
       } catch (IOException | RuntimeException e) {
-        committer.leave();
+        syncer.leave();
         throw writeFailure("put", "(batch)", e);
       }
-      committer.await(seqNo);
+      syncer.await(seq);
     } finally {
       exit();
     }
@@ -267,11 +409,13 @@ final class LuceneHnswStore implements MemoryStore {
   public Optional<MemoryRecord> get(Namespace namespace, String id) {
     requireNonNull(namespace, "namespace is null");
     Ids.require("id", id);
+    Term key = RecordDocument.key(namespace, id);
     enter();
     try {
+      ensureVisible(key);
       IndexSearcher s = searchers.acquire();
       try {
-        TopDocs top = s.search(new TermQuery(RecordDocument.key(namespace, id)), 1);
+        TopDocs top = s.search(new TermQuery(key), 1);
         if (top.scoreDocs.length == 0) {
           return Optional.empty();
         }
@@ -302,6 +446,7 @@ final class LuceneHnswStore implements MemoryStore {
     }
     enter();
     try {
+      ensureVisible();
       IndexSearcher s = searchers.acquire();
       try {
         // One more than a page tells whether another page follows.
@@ -332,6 +477,7 @@ final class LuceneHnswStore implements MemoryStore {
     requireNonNull(query, "query is null");
     enter();
     try {
+      ensureVisible();
       return hybrid.search(namespace, query);
     } catch (IOException | AlreadyClosedException e) {
       throw readFailure("search", e);
@@ -350,7 +496,9 @@ final class LuceneHnswStore implements MemoryStore {
       ReentrantLock stripe = stripe(key);
       stripe.lock();
       try {
-        // Every earlier write of this key is visible: it held the stripe until it was.
+        // Every earlier write of this key is durable (it held the stripe until it was), so visible
+        // once ensured.
+        ensureVisible(key);
         IndexSearcher s = searchers.acquire();
         try {
           if (s.count(new TermQuery(key)) == 0) {
@@ -359,15 +507,17 @@ final class LuceneHnswStore implements MemoryStore {
         } finally {
           searchers.release(s);
         }
-        committer.join();
-        long seqNo;
+        syncer.join();
+        long seq;
         try {
-          seqNo = writer.deleteDocuments(key);
+          writer.deleteDocuments(key);
+          seq = log.append(Translog.DELETE, BytesRef.deepCopyOf(key.bytes()).bytes);
         } catch (IOException | RuntimeException e) {
-          committer.leave();
+          syncer.leave();
           throw writeFailure("delete", id, e);
         }
-        committer.await(seqNo);
+        wrote(key, seq);
+        syncer.await(seq);
         return true;
       } finally {
         stripe.unlock();
@@ -379,7 +529,10 @@ final class LuceneHnswStore implements MemoryStore {
     }
   }
 
-  /** Waits for calls in progress, commits, and closes the index. Idempotent. */
+  /**
+   * Waits for calls in progress, commits the index, trims the log to one empty generation, and
+   * closes both, aborting a merge under way. Idempotent.
+   */
   @Override
   public void close() {
     synchronized (this) {
@@ -390,21 +543,41 @@ final class LuceneHnswStore implements MemoryStore {
     }
     gate.writeLock().lock();
     try {
-      committer.close();
-      index.close();
+      syncer.close();
+      background.close();
+      IOException failure = null;
+      try {
+        commitAndTrim();
+      } catch (IOException | RuntimeException e) {
+        failure = e instanceof IOException io ? io : new IOException(e);
+      }
+      try {
+        IOUtils.close(log, index);
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+      if (failure != null) {
+        IOException e = failure;
+        LOG.log(Level.WARNING, () -> "lucene-hnsw: closing " + indexPath + " failed", e);
+        throw MemoryException.unavailable(
+            "lucene-hnsw: closing index " + indexPath + " failed: " + firstLine(e.getMessage()), e);
+      }
       LOG.log(
           Level.INFO,
           () ->
               String.format(
                   Locale.ROOT,
-                  "lucene-hnsw: profile '%s' closed %s after %d commits",
+                  "lucene-hnsw: profile '%s' closed %s after %d log syncs, %d refreshes and %d"
+                      + " commits",
                   profileId,
                   indexPath,
-                  committer.commits()));
-    } catch (IOException e) {
-      LOG.log(Level.WARNING, () -> "lucene-hnsw: closing " + indexPath + " failed", e);
-      throw MemoryException.unavailable(
-          "lucene-hnsw: closing index " + indexPath + " failed: " + firstLine(e.getMessage()), e);
+                  syncer.runs(),
+                  refreshes.get(),
+                  commits.get()));
     } finally {
       gate.writeLock().unlock();
     }
@@ -415,12 +588,156 @@ final class LuceneHnswStore implements MemoryStore {
     return "LuceneHnswStore[profile=" + profileId + ", index=" + indexPath + "]";
   }
 
-  /** How many commits have run; for tests. */
+  /** How many index commits have run since open (the one at open excluded); for tests. */
   long commits() {
-    return committer.commits();
+    return commits.get();
+  }
+
+  /** How many segments searches run over now; for tests. */
+  int searchedSegments() throws IOException {
+    IndexSearcher s = searchers.acquire();
+    try {
+      return s.getIndexReader().leaves().size();
+    } finally {
+      searchers.release(s);
+    }
+  }
+
+  /** How many near-real-time refreshes reads have made; for tests. */
+  long refreshes() {
+    return refreshes.get();
+  }
+
+  /** How many group syncs of the log (each one write and one fsync) have run; for tests. */
+  long syncs() {
+    return syncer.runs();
+  }
+
+  /** Commits the index now and trims the log, as the background commit does; for tests. */
+  void commit() {
+    enter();
+    try {
+      commitAndTrim();
+    } catch (IOException | RuntimeException e) {
+      throw failure("commit", e);
+    } finally {
+      exit();
+    }
+  }
+
+  /** The directory of the write-ahead log; for tests. */
+  Path translogDirectory() {
+    return log.directory();
+  }
+
+  /**
+   * Makes every acknowledged write of {@code key} visible to searchers acquired afterwards: {@link
+   * #ensureVisible()} if a write to a key of its slot came after the last refresh started.
+   */
+  private void ensureVisible(Term key) throws IOException {
+    if (written.get(slot(key)) > visibleSeq) {
+      ensureVisible();
+    }
+  }
+
+  /** Notes that log entry {@code seq} writes {@code key}, for {@link #ensureVisible(Term)}. */
+  private void wrote(Term key, long seq) {
+    written.accumulateAndGet(slot(key), seq, Math::max);
+  }
+
+  private static int slot(Term key) {
+    return Math.floorMod(key.bytes().hashCode(), VISIBILITY_SLOTS);
+  }
+
+  /**
+   * Makes every acknowledged write visible to searchers acquired afterwards: refreshes them (near
+   * real time, no commit) unless they already show every write the log holds as durable. Readers
+   * that arrive while a refresh runs wait for it and do not refresh again if it covered them.
+   */
+  private void ensureVisible() throws IOException {
+    if (visibleSeq >= log.durableSeq()) {
+      return;
+    }
+    refreshLock.lock();
+    try {
+      long need = log.durableSeq();
+      if (visibleSeq >= need) {
+        return;
+      }
+      // Every entry up to the last one appended was in the writer before it was appended.
+      long covered = log.lastSeq();
+      searchers.maybeRefreshBlocking();
+      visibleSeq = covered;
+      refreshes.incrementAndGet();
+    } finally {
+      refreshLock.unlock();
+    }
+  }
+
+  /**
+   * Runs on the background commit thread, every few dozen milliseconds while no write comes (see
+   * {@code merge.idle_ms}): once per idle period, if the index has more than one segment, starts
+   * merging it into one (a search runs one HNSW graph search per segment), and when that merge is
+   * done, shows it to searches and commits it. Writes may come meanwhile; the merge goes on. Cheap
+   * when there is nothing to do.
+   */
+  private void whileIdle() throws IOException {
+    if (idleMerging) {
+      if (writer.hasPendingMerges() || !writer.getMergingSegments().isEmpty()) {
+        return;
+      }
+      idleMerging = false;
+      searchers.maybeRefreshBlocking();
+      commitAndTrim();
+      return;
+    }
+    long logged = log.appendedBytes();
+    if (logged == idleMergeLogged) {
+      return;
+    }
+    idleMergeLogged = logged;
+    if (index.segments() > 1) {
+      writer.forceMerge(1, false);
+      idleMerging = true;
+    }
+  }
+
+  /**
+   * Starts a new log generation, commits the index naming it, and deletes the older generations:
+   * every operation logged in them reached the writer before its entry was appended, so the commit
+   * holds it.
+   */
+  private void commitAndTrim() throws IOException {
+    commitLock.lock();
+    try {
+      long appended = log.appendedBytes();
+      long generation = log.roll();
+      index.commit(generation);
+      log.trimBelow(generation);
+      committedBytes = appended;
+      commits.incrementAndGet();
+    } finally {
+      commitLock.unlock();
+    }
   }
 
   // ---- plumbing ----
+
+  /** The record's log and stored form; INVALID_ARGUMENT if the log cannot take it. */
+  private static byte[] encode(MemoryRecord record) {
+    byte[] encoded = RecordCodec.encode(record);
+    if (encoded.length > Translog.MAX_PAYLOAD) {
+      throw MemoryException.invalidArgument(
+          "record",
+          "record '"
+              + record.id()
+              + "' takes "
+              + encoded.length
+              + " bytes encoded; this store takes at most "
+              + Translog.MAX_PAYLOAD);
+    }
+    return encoded;
+  }
 
   /** Records strictly after {@code c} in (create time DESC, id DESC) order. */
   private static Query after(ListCursor c) {

@@ -7,6 +7,8 @@ import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -77,13 +79,52 @@ final class RecordDocument {
   }
 
   /**
+   * The vectors of {@code records}, in order, as {@link #embedding} gives them, the texts of the
+   * ACTIVE ones embedded with one {@link Embedder#embedAll} call: a model embeds a batch much
+   * faster than one text at a time.
+   *
+   * @return a list of {@code records.size()} vectors, null where {@link #embedding} is null
+   * @throws MemoryException INTERNAL as {@link #embed} does
+   */
+  static List<float[]> embeddings(List<MemoryRecord> records, Embedder embedder) {
+    List<String> texts = new ArrayList<>(records.size());
+    for (MemoryRecord r : records) {
+      if (r.status() == MemoryStatus.ACTIVE) {
+        texts.add(r.indexedText());
+      }
+    }
+    List<float[]> vectors = texts.isEmpty() ? List.of() : embedder.embedAll(texts);
+    if (vectors == null || vectors.size() != texts.size()) {
+      throw MemoryException.internal(
+          "lucene-hnsw: embedder '"
+              + embedder.name()
+              + "' returned "
+              + (vectors == null ? "null" : vectors.size() + " vectors")
+              + " for "
+              + texts.size()
+              + " texts",
+          null);
+    }
+    List<float[]> out = new ArrayList<>(records.size());
+    int next = 0;
+    for (MemoryRecord r : records) {
+      out.add(r.status() == MemoryStatus.ACTIVE ? checked(embedder, vectors.get(next++)) : null);
+    }
+    return out;
+  }
+
+  /**
    * {@code embedder}'s embedding of {@code text} as a unit vector, or null when it is all zeros.
    *
    * @throws MemoryException INTERNAL if the embedder returns a vector of another length than it
    *     declares, or one holding a NaN or an infinity
    */
   static float[] embed(Embedder embedder, String text) {
-    float[] v = embedder.embed(text);
+    return checked(embedder, embedder.embed(text));
+  }
+
+  /** {@code v}, a vector {@code embedder} returned, as {@link #embed} returns it. */
+  private static float[] checked(Embedder embedder, float[] v) {
     if (v == null || v.length != embedder.dimensions()) {
       throw MemoryException.internal(
           "lucene-hnsw: embedder '"
@@ -133,6 +174,16 @@ final class RecordDocument {
    * @param vector its unit embedding, or null for none
    */
   static Document of(MemoryRecord r, float[] vector, String vectorField) {
+    return of(r, vector, vectorField, RecordCodec.encode(r));
+  }
+
+  /**
+   * The document of {@code r}, whose {@link RecordCodec} form the caller already has.
+   *
+   * @param vector its unit embedding, or null for none
+   * @param encoded {@code RecordCodec.encode(r)}
+   */
+  static Document of(MemoryRecord r, float[] vector, String vectorField, byte[] encoded) {
     long created = toNanos(r.createTime(), "create_time");
     long updated = toNanos(r.updateTime(), "update_time");
     Document doc = new Document();
@@ -160,7 +211,7 @@ final class RecordDocument {
     if (vector != null && r.status() == MemoryStatus.ACTIVE) {
       doc.add(new KnnFloatVectorField(vectorField, vector, VectorSimilarityFunction.DOT_PRODUCT));
     }
-    doc.add(new StoredField(RECORD, RecordCodec.encode(r)));
+    doc.add(new StoredField(RECORD, encoded));
     return doc;
   }
 

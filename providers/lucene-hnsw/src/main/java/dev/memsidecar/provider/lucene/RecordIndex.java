@@ -3,7 +3,7 @@ package dev.memsidecar.provider.lucene;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Embedder;
-import dev.memsidecar.api.MemoryRecord;
+import java.io.Closeable;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
@@ -16,6 +16,7 @@ import org.apache.lucene.codecs.KnnVectorsReader;
 import org.apache.lucene.codecs.KnnVectorsWriter;
 import org.apache.lucene.codecs.lucene104.Lucene104Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -33,21 +34,25 @@ import org.apache.lucene.util.IOUtils;
 
 /**
  * The open Lucene index of one profile's records: its directory, its writer and the searchers
- * refreshed from it, set up for a commit per write group. That is far from Lucene's usual rhythm,
- * so three things keep a commit cheap: new small segments are built in RAM ({@link
- * NRTCachingDirectory}) and written out whole at the commit, merged segments up to {@value
- * #MAX_COMPOUND_SEGMENT_MB} MB stay compound files (three files to fsync, not 25), and a commit
- * fsyncs its files in parallel ({@link ConcurrentSyncDirectory}). Vectors use Lucene's HNSW format
- * with the profile's M and beam width, up to {@value Embedder#MAX_DIMENSIONS} dimensions.
+ * refreshed from it. Writes reach the writer in memory and searchers by near-real-time refreshes;
+ * durability comes from the store's write-ahead log ({@link Translog}), and the index is committed
+ * only every few seconds ({@link #commit}), each commit naming the log generation from which on the
+ * log must be replayed. Three things keep a commit cheap all the same: new small segments are built
+ * in RAM ({@link NRTCachingDirectory}) and written out whole at the commit, merged segments up to
+ * {@value #MAX_COMPOUND_SEGMENT_MB} MB stay compound files (three files to fsync, not 25), and a
+ * commit fsyncs its files in parallel ({@link ConcurrentSyncDirectory}). Vectors use Lucene's HNSW
+ * format with the profile's M and beam width, up to {@value Embedder#MAX_DIMENSIONS} dimensions.
  *
  * <p>The commit data names the embedder (name and dimensions) the vectors came from; opening with
  * another re-embeds every record once. Vectors of another length go to another field ({@link
- * RecordDocument#vectorField}), so the index never mixes lengths.
+ * RecordDocument#vectorField}), so the index never mixes lengths. It also names the log generation
+ * ({@value #TRANSLOG_KEY}): every operation logged in older generations is in the commit.
  *
  * <p>Thread-safety: {@link #writer()} and {@link #searchers()} are Lucene's thread-safe classes;
- * {@link #close()} must not run concurrently with their use.
+ * {@link #commit} may run from any thread (one at a time); {@link #close()} must not run
+ * concurrently with their use.
  */
-final class RecordIndex implements AutoCloseable {
+final class RecordIndex implements Closeable {
   /** Segments up to this size are written as compound files, see {@link #mergePolicy()}. */
   static final int MAX_COMPOUND_SEGMENT_MB = 64;
 
@@ -60,6 +65,9 @@ final class RecordIndex implements AutoCloseable {
   /** How many files a commit fsyncs at once. */
   static final int SYNC_THREADS = 8;
 
+  /** The commit data key naming the first log generation the commit does not hold. */
+  static final String TRANSLOG_KEY = "memsidecar.translog.generation";
+
   private static final String EMBEDDER_KEY = "memsidecar.embedder";
   private static final System.Logger LOG = System.getLogger(RecordIndex.class.getName());
 
@@ -68,18 +76,21 @@ final class RecordIndex implements AutoCloseable {
   private final IndexWriter writer;
   private final SearcherManager searchers;
   private final int reembedded;
+  private final long committedTranslogGeneration;
 
   private RecordIndex(
       MemoryTextAnalyzer analyzer,
       Directory directory,
       IndexWriter writer,
       SearcherManager searchers,
-      int reembedded) {
+      int reembedded,
+      long committedTranslogGeneration) {
     this.analyzer = analyzer;
     this.directory = directory;
     this.writer = writer;
     this.searchers = searchers;
     this.reembedded = reembedded;
+    this.committedTranslogGeneration = committedTranslogGeneration;
   }
 
   /**
@@ -114,14 +125,22 @@ final class RecordIndex implements AutoCloseable {
       IndexWriterConfig config = new IndexWriterConfig(analyzer);
       config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       config.setCodec(codec(maxConn, beamWidth));
-      config.setCommitOnClose(true);
+      config.setCommitOnClose(false); // the store commits, naming the log generation
       config.setMergePolicy(mergePolicy());
+      // Reads refresh after writes: never make them wait for merges (Lucene's default waits up to
+      // 500 ms on a refresh or a commit to merge the small segments of the full flush first).
+      config.setMaxFullFlushMergeWaitMillis(0);
       writer = new IndexWriter(directory, config);
-      int reembedded = adoptEmbedder(writer, embedder);
+      int reembedded = adoptEmbedder(name, writer, embedder);
+      long translogGeneration = translogGeneration(writer);
       searchers = new SearcherManager(writer, true, false, null);
-      return new RecordIndex(analyzer, directory, writer, searchers, reembedded);
+      return new RecordIndex(
+          analyzer, directory, writer, searchers, reembedded, translogGeneration);
     } catch (IOException | RuntimeException e) {
-      IOUtils.closeWhileHandlingException(searchers, writer, directory);
+      // Roll back, as closing would commit (a re-embedding cut short, say).
+      IOUtils.closeWhileHandlingException(searchers);
+      rollback(writer);
+      IOUtils.closeWhileHandlingException(directory);
       throw e;
     }
   }
@@ -146,64 +165,127 @@ final class RecordIndex implements AutoCloseable {
     return reembedded;
   }
 
+  /**
+   * The log generation the last commit at {@link #open} named: replay starts there. -1 when it
+   * named none (a new index, or one written before the log existed).
+   */
+  long committedTranslogGeneration() {
+    return committedTranslogGeneration;
+  }
+
+  /**
+   * Commits every change the writer holds, naming {@code translogGeneration} in the commit data:
+   * call it only once every operation logged in older generations has reached the writer.
+   */
+  synchronized void commit(long translogGeneration) throws IOException {
+    Map<String, String> data = commitData(writer);
+    data.put(TRANSLOG_KEY, Long.toString(translogGeneration));
+    writer.setLiveCommitData(data.entrySet());
+    writer.commit();
+  }
+
   /** How many records (documents) the index holds. */
   int records() {
     return writer.getDocStats().numDocs;
   }
 
-  /** Closes the searchers, then the writer (which commits), then the directory. */
+  /**
+   * Closes without committing, as {@link #close()}, ignoring failures. For a store that failed to
+   * open, so a replay cut short by corruption leaves the index as it was.
+   */
+  void abandon() {
+    IOUtils.closeWhileHandlingException(searchers);
+    rollback(writer);
+    IOUtils.closeWhileHandlingException(directory);
+  }
+
+  /** Drops whatever {@code writer} holds since its last commit and closes it. */
+  private static void rollback(IndexWriter writer) {
+    if (writer == null) {
+      return;
+    }
+    try {
+      writer.rollback();
+    } catch (IOException | RuntimeException e) {
+      IOUtils.closeWhileHandlingException(writer);
+    }
+  }
+
+  /**
+   * Closes the searchers, the writer and the directory without committing: whatever the writer
+   * holds since the last {@link #commit} is dropped (the log holds it), and merges under way are
+   * aborted rather than waited for, so closing is quick even while a large merge runs.
+   */
   @Override
   public void close() throws IOException {
-    IOUtils.close(searchers, writer, directory);
+    try {
+      searchers.close();
+    } finally {
+      try {
+        writer.rollback();
+      } finally {
+        directory.close();
+      }
+    }
+  }
+
+  /** How many segments the writer's index has; for tests. */
+  int segments() throws IOException {
+    try (DirectoryReader reader = DirectoryReader.open(writer)) {
+      return reader.leaves().size();
+    }
   }
 
   /**
    * Makes the index's vectors those of {@code embedder}: if the last commit names another embedder,
-   * re-embeds every record. Returns how many records it re-indexed.
+   * re-embeds every record ({@value BatchIndexer#BATCH} per {@link Embedder#embedAll} call) and
+   * commits, naming {@code embedder}, so the index never holds vectors of two embedders once
+   * committed. Returns how many records it re-indexed.
    */
-  private static int adoptEmbedder(IndexWriter writer, Embedder embedder) throws IOException {
+  private static int adoptEmbedder(String name, IndexWriter writer, Embedder embedder)
+      throws IOException {
     String want = embedder.name() + "/" + embedder.dimensions();
-    Map<String, String> data = new HashMap<>();
-    Iterable<Map.Entry<String, String>> live = writer.getLiveCommitData();
-    if (live != null) {
-      for (Map.Entry<String, String> e : live) {
-        data.put(e.getKey(), e.getValue());
-      }
-    }
-    if (want.equals(data.get(EMBEDDER_KEY))) {
+    Map<String, String> data = commitData(writer);
+    String had = data.get(EMBEDDER_KEY);
+    if (want.equals(had)) {
       return 0;
     }
-    String field = RecordDocument.vectorField(embedder.dimensions());
     int count = 0;
     try (DirectoryReader reader = DirectoryReader.open(writer)) {
+      if (reader.numDocs() > 0) {
+        LOG.log(
+            Level.INFO,
+            () ->
+                "lucene-hnsw: profile '"
+                    + name
+                    + "': re-embedding "
+                    + reader.numDocs()
+                    + " records with '"
+                    + want
+                    + "': the index holds vectors of "
+                    + (had == null ? "an unknown embedder" : "'" + had + "'"));
+      }
+      BatchIndexer reindex =
+          new BatchIndexer(
+              writer,
+              embedder,
+              "profile '" + name + "': re-embedding with '" + want + "'",
+              reader.numDocs());
       for (LeafReaderContext leaf : reader.leaves()) {
         Bits liveDocs = leaf.reader().getLiveDocs();
         StoredFields fields = leaf.reader().storedFields();
         for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
-          if (liveDocs != null && !liveDocs.get(doc)) {
-            continue;
+          if (liveDocs == null || liveDocs.get(doc)) {
+            reindex.put(RecordDocument.read(fields, doc), null);
           }
-          MemoryRecord r = RecordDocument.read(fields, doc);
-          writer.updateDocument(
-              RecordDocument.key(r.namespace(), r.id()),
-              RecordDocument.of(r, RecordDocument.embedding(r, embedder), field));
-          count++;
         }
       }
+      count = (int) reindex.finish();
     }
     if (count > 0) {
-      String had = data.get(EMBEDDER_KEY);
       int n = count;
       LOG.log(
-          Level.INFO,
-          () ->
-              "lucene-hnsw: re-embedded "
-                  + n
-                  + " records: the index held vectors of "
-                  + (had == null ? "an unknown embedder" : "'" + had + "'")
-                  + ", the profile now uses '"
-                  + want
-                  + "'");
+          Level.INFO, () -> "lucene-hnsw: profile '" + name + "': re-embedded " + n + " records");
     }
     data.put(EMBEDDER_KEY, want);
     writer.setLiveCommitData(data.entrySet());
@@ -211,12 +293,42 @@ final class RecordIndex implements AutoCloseable {
     return count;
   }
 
+  /** A copy of the writer's live commit data. */
+  private static Map<String, String> commitData(IndexWriter writer) {
+    Map<String, String> data = new HashMap<>();
+    Iterable<Map.Entry<String, String>> live = writer.getLiveCommitData();
+    if (live != null) {
+      for (Map.Entry<String, String> e : live) {
+        data.put(e.getKey(), e.getValue());
+      }
+    }
+    return data;
+  }
+
+  /** The log generation the last commit names, or -1. */
+  private static long translogGeneration(IndexWriter writer) throws IOException {
+    String value = commitData(writer).get(TRANSLOG_KEY);
+    if (value == null) {
+      return -1;
+    }
+    try {
+      long g = Long.parseLong(value);
+      if (g >= 1) {
+        return g;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new CorruptIndexException(
+        "commit data " + TRANSLOG_KEY + " is not a log generation: " + value, "segments");
+  }
+
   /**
    * Tiered merging, but with segments up to {@value #MAX_COMPOUND_SEGMENT_MB} MB always in compound
-   * files. A commit per write group makes many tiny segments and merges them often; the stock
-   * policy writes a merged segment holding over 10% of a small index as some 25 separate files,
-   * each to be fsynced at the next commit, opened and deleted again soon after. Compound, it is
-   * three.
+   * files. Refreshes after small write groups make many tiny segments and merge them often; the
+   * stock policy writes a merged segment holding over 10% of a small index as some 25 separate
+   * files, each to be fsynced at the next commit, opened and deleted again soon after. Compound, it
+   * is three.
    */
   private static TieredMergePolicy mergePolicy() {
     TieredMergePolicy policy = new TieredMergePolicy();

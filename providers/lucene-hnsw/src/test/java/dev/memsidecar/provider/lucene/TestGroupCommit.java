@@ -28,12 +28,12 @@ class TestGroupCommit {
       last.set(0);
       MemoryException e = assertThrows(MemoryException.class, () -> commit.await(0));
       assertEquals(MemoryException.Code.UNAVAILABLE, e.code());
-      assertEquals(0, commit.commits());
+      assertEquals(0, commit.runs());
 
       commit.join();
       last.set(1);
       commit.await(1);
-      assertEquals(1, commit.commits());
+      assertEquals(1, commit.runs());
     }
   }
 

@@ -32,9 +32,10 @@ class TestLuceneHnswProvider {
   }
 
   @Test
-  public void opensTheIndexInTheDataDirectory() {
+  public void opensTheIndexAndItsLogInTheDataDirectory() {
     try (MemoryStore store = Fixtures.open(dir)) {
       assertTrue(Files.isDirectory(dir.resolve("index")), "index directory");
+      assertTrue(Files.isRegularFile(dir.resolve("translog/translog-1.tlog")), "log generation");
       assertTrue(store.toString().contains("workspace"), store.toString());
     }
   }
@@ -47,8 +48,21 @@ class TestLuceneHnswProvider {
             "hnsw.beam_width", "50",
             "hnsw.ef_search", "40",
             "commit.max_wait_ms", "0",
-            "fusion", "RRF");
+            "fusion", "RRF",
+            "translog.commit_interval_ms", "100",
+            "translog.commit_threshold_mb", "4096",
+            "merge.idle_ms", "0");
     Fixtures.open(dir, settings).close();
+  }
+
+  @Test
+  public void rejectsUnknownSettingsNamingThem() {
+    MemoryException e =
+        assertThrows(
+            MemoryException.class,
+            () -> Fixtures.open(dir, Map.of("translog.durability", "async")));
+    assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
+    assertEquals("spec.settings.translog.durability", e.field());
   }
 
   @Test
@@ -59,7 +73,10 @@ class TestLuceneHnswProvider {
             "hnsw.beam_width", "lots",
             "hnsw.ef_search", "0",
             "commit.max_wait_ms", "-1",
-            "fusion", "average");
+            "fusion", "average",
+            "translog.commit_interval_ms", "99",
+            "translog.commit_threshold_mb", "0",
+            "merge.idle_ms", "-1");
     for (Map.Entry<String, String> e : bad.entrySet()) {
       MemoryException ex =
           assertThrows(

@@ -26,8 +26,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -272,6 +274,64 @@ class TestLuceneHnswStore {
     }
   }
 
+  /** The hash embedder's vectors negated, under another name: what was near is now far. */
+  private static final class Opposite implements Embedder {
+    final HashEmbedder hash = new HashEmbedder(64);
+    final List<Integer> batches = new ArrayList<>();
+    int single;
+
+    @Override
+    public String name() {
+      return "opposite";
+    }
+
+    @Override
+    public int dimensions() {
+      return hash.dimensions();
+    }
+
+    @Override
+    public float[] embed(String text) {
+      single++;
+      float[] v = hash.embed(text);
+      for (int i = 0; i < v.length; i++) {
+        v[i] = -v[i];
+      }
+      return v;
+    }
+
+    @Override
+    public List<float[]> embedAll(List<String> texts) {
+      batches.add(texts.size());
+      int before = single;
+      List<float[]> vectors = texts.stream().map(this::embed).toList();
+      single = before;
+      return vectors;
+    }
+  }
+
+  @Test
+  public void reopeningWithAnotherEmbedderOfTheSameLengthReembedsInBatches() {
+    List<MemoryRecord> filler = new ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      filler.add(record(ALICE, "f" + i, "tax return deadline " + i));
+    }
+    try (LuceneHnswStore store = Fixtures.open(dir, Map.of(), new HashEmbedder(64))) {
+      store.put(record(ALICE, "x", "orchid greenhouse humidity"));
+      store.putAll(ALICE, filler);
+    }
+    Opposite opposite = new Opposite();
+    LuceneHnswStore store = open(dir, Map.of(), opposite);
+    assertEquals(0, opposite.single, "records are embedded in batches");
+    assertEquals(151, opposite.batches.stream().mapToInt(Integer::intValue).sum());
+    assertTrue(
+        opposite.batches.stream().allMatch(n -> n <= BatchIndexer.BATCH),
+        opposite.batches.toString());
+    // A vector left from the hash embedder would put "x" farthest from the query, not nearest.
+    List<ScoredRecord> hits = store.search(ALICE, byVector(opposite.embed("greenhouse orchid"), 5));
+    assertEquals("x", hits.get(0).record().id());
+  }
+
   @Test
   public void embeddingsWiderThanLucenesDefaultLimitWork() {
     HashEmbedder wide = new HashEmbedder(1536);
@@ -309,11 +369,11 @@ class TestLuceneHnswStore {
   // ---- writes
 
   @Test
-  public void concurrentWritersNeverCommitMoreOftenThanTheyWrite() throws Exception {
+  public void concurrentWritersNeverSyncMoreOftenThanTheyWrite() throws Exception {
     LuceneHnswStore store = open(Map.of());
     int threads = 4;
     int perThread = 25;
-    long commitsBefore = store.commits();
+    long syncsBefore = store.syncs();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     CountDownLatch start = new CountDownLatch(1);
     List<Future<?>> done = new ArrayList<>();
@@ -336,9 +396,71 @@ class TestLuceneHnswStore {
     }
     pool.shutdown();
     int writes = threads * perThread;
-    long commits = store.commits() - commitsBefore;
+    long syncs = store.syncs() - syncsBefore;
     assertEquals(writes, store.list(ALICE, new ListQuery(1000, null, true)).records().size());
-    assertTrue(commits >= 1 && commits <= writes, writes + " writes took " + commits + " commits");
+    assertTrue(syncs >= 1 && syncs <= writes, writes + " writes took " + syncs + " syncs");
+  }
+
+  @Test
+  public void everyReadSeesTheWritesAcknowledgedBeforeIt() throws Exception {
+    LuceneHnswStore store = open(Map.of());
+    int threads = 4;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int writer = t;
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < 15; i++) {
+                  String id = "w" + writer + "-" + i;
+                  String word = "marker" + writer + "x" + i;
+                  MemoryRecord r = record(ALICE, id, "note " + word);
+                  store.put(r);
+                  assertEquals(r, store.get(ALICE, id).orElse(null), "get after put " + id);
+                  assertEquals(id, first(store, ALICE, word), "search after put " + id);
+                  assertTrue(store.delete(ALICE, id), "delete after put " + id);
+                  assertTrue(store.get(ALICE, id).isEmpty(), "get after delete " + id);
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+  }
+
+  @Test
+  public void aGetRefreshesOnlyWhenItsOwnKeyMayHaveAnInvisibleWrite() {
+    LuceneHnswStore store = open(Map.of());
+    for (int i = 0; i < 100; i++) {
+      store.put(record(ALICE, "put" + i, "note " + i));
+      assertTrue(store.get(ALICE, "request" + i).isEmpty());
+    }
+    long before = store.refreshes();
+    assertTrue(before <= 10, before + " refreshes for 100 gets of keys never written");
+    store.put(record(ALICE, "last", "the last note"));
+    assertTrue(store.get(ALICE, "last").isPresent());
+    assertEquals(before + 1, store.refreshes(), "a get of the key just written refreshes");
+  }
+
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  public void anIdleIndexIsMergedIntoOneSegmentThatSearchesUse() throws Exception {
+    LuceneHnswStore store = open(Map.of(LuceneHnswProvider.MERGE_IDLE_MS, "100"));
+    for (int i = 0; i < 5; i++) {
+      store.put(record(ALICE, "r" + i, "greenhouse note " + i));
+      store.commit(); // a segment each
+    }
+    assertEquals(5, store.list(ALICE, new ListQuery(10, null, true)).records().size());
+    assertEquals(5, store.searchedSegments());
+    while (store.searchedSegments() != 1) {
+      Thread.sleep(20); // the background thread looks every 50 ms
+    }
+    assertEquals(5, store.search(ALICE, query("greenhouse", 10)).size());
+    store.put(record(ALICE, "after", "written after the merge"));
+    assertTrue(store.get(ALICE, "after").isPresent());
   }
 
   @Test
