@@ -30,6 +30,9 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -96,6 +99,8 @@ public final class H2ControlStore implements ControlStore {
   private final ControlDialect dialect;
   private final ControlConnections connections;
   private final ReentrantLock auditLock = new ReentrantLock();
+  private final ConcurrentLinkedQueue<PendingDecisions> pendingDecisions =
+      new ConcurrentLinkedQueue<>();
 
   private H2ControlStore(String url, ControlDialect dialect, ControlConnections connections) {
     this.url = url;
@@ -293,16 +298,57 @@ public final class H2ControlStore implements ControlStore {
       return;
     }
     List<String> json = all.stream().map(ControlJson::write).toList();
-    appendToAudit(
-        "record " + all.size() + " decisions",
-        c ->
-            inTransaction(
-                c,
-                () -> {
-                  insertDecisions(c, scope, runId, decidedAt, all, json);
-                  return true;
-                }));
+    PendingDecisions mine =
+        new PendingDecisions(scope, runId, decidedAt, all, json, new CompletableFuture<>());
+    pendingDecisions.add(mine);
+    auditLock.lock();
+    try {
+      if (!mine.written().isDone()) {
+        // Group commit: whoever holds the lock writes every waiting caller's decisions in one
+        // transaction; the others find theirs written when they get the lock.
+        List<PendingDecisions> batch = new ArrayList<>();
+        for (PendingDecisions p; (p = pendingDecisions.poll()) != null; ) {
+          batch.add(p);
+        }
+        try {
+          run(
+              "record " + batch.size() + " callers' decisions",
+              c ->
+                  inTransaction(
+                      c,
+                      () -> {
+                        for (PendingDecisions p : batch) {
+                          insertDecisions(
+                              c, p.scope(), p.runId(), p.decidedAt(), p.all(), p.json());
+                        }
+                        return true;
+                      }));
+          batch.forEach(p -> p.written().complete(null));
+        } catch (RuntimeException | Error e) {
+          batch.forEach(p -> p.written().completeExceptionally(e));
+        }
+      }
+    } finally {
+      auditLock.unlock();
+    }
+    try {
+      mine.written().join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw (RuntimeException) e.getCause();
+    }
   }
+
+  /** One caller's decisions waiting for the audit's next transaction. */
+  private record PendingDecisions(
+      Scope scope,
+      String runId,
+      long decidedAt,
+      List<WriteDecision> all,
+      List<String> json,
+      CompletableFuture<Void> written) {}
 
   @Override
   public List<DecisionEntry> decisions(DecisionQuery query) {

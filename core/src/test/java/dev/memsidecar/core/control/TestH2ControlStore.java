@@ -195,6 +195,30 @@ class TestH2ControlStore {
   }
 
   @Test
+  void concurrentCallersAllFindTheirDecisionsInTheAuditEachInOnePiece() throws Exception {
+    concurrently(
+        8,
+        i -> {
+          for (int k = 0; k < 20; k++) {
+            store.recordDecisions(ALICE, "c" + i, decisions("c" + i + "-" + k, 3), T0);
+          }
+          return i;
+        });
+    List<DecisionEntry> audit = store.decisions(query(ALICE, 1000));
+    assertEquals(8 * 20 * 3, audit.size());
+    for (int at = 0; at < audit.size(); at += 3) {
+      String runId = audit.get(at).runId();
+      for (int j = 1; j < 3; j++) {
+        assertEquals(runId, audit.get(at + j).runId(), "one call's decisions stay together");
+      }
+    }
+    for (int i = 0; i < 8; i++) {
+      String runId = "c" + i;
+      assertEquals(60, audit.stream().filter(e -> e.runId().equals(runId)).count());
+    }
+  }
+
+  @Test
   void auditPagesOldestFirst() {
     List<WriteDecision> all = new ArrayList<>();
     for (int run = 0; run < 4; run++) {
