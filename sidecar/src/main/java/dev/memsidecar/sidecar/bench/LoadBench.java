@@ -119,6 +119,16 @@ final class LoadBench implements Callable<Integer> {
   int warmup;
 
   @Option(
+      names = "--settle",
+      paramLabel = "SECONDS",
+      defaultValue = "0",
+      description =
+          "seconds to wait after the ingest before searching, so background work it started (a"
+              + " provider's merges) is done and Search is measured in steady state (default:"
+              + " ${DEFAULT-VALUE})")
+  int settle;
+
+  @Option(
       names = "--seed",
       paramLabel = "N",
       defaultValue = "42",
@@ -166,6 +176,9 @@ final class LoadBench implements Callable<Integer> {
     }
     if (starts < 1) {
       throw new ParameterException(spec.commandLine(), "--starts must be >= 1, got " + starts);
+    }
+    if (settle < 0 || settle > 3600) {
+      throw new ParameterException(spec.commandLine(), "--settle must be 0..3600, got " + settle);
     }
     sidecar.validate(spec);
   }
@@ -274,6 +287,10 @@ final class LoadBench implements Callable<Integer> {
           "  sidecar RSS after ingest: %s%n",
           mib(process.peakRssBytes()).orElse("n/a"));
 
+      if (settle > 0) {
+        err.printf(Locale.ROOT, "  settling for %d s%n", settle);
+        Thread.sleep(settle * 1000L);
+      }
       Random random = new Random(seed + 1);
       List<Query> warmQueries = queries(texts, ids, warmup, random);
       phase(
@@ -298,8 +315,11 @@ final class LoadBench implements Callable<Integer> {
                     hits.incrementAndGet();
                   }
                 });
+        String settled =
+            settle > 0 ? String.format(Locale.ROOT, " (%d s after the ingest)", settle) : "";
         rows.add(
-            Row.latency("Search top " + TOP_K + ", " + clientsText(c), p.nanos, p.throughput()));
+            Row.latency(
+                "Search top " + TOP_K + ", " + clientsText(c) + settled, p.nanos, p.throughput()));
         if (found.isEmpty() && !queries.isEmpty()) {
           found =
               String.format(
