@@ -23,12 +23,15 @@ import java.util.Locale;
  *       is already on file when it returns, so nothing depends on a clean close.
  * </ul>
  *
- * <p>The price of {@code WRITE_DELAY=0} is one MVStore chunk per commit (about 30 KB measured,
- * block aligned) instead of one per half second, and no background compaction. H2 reuses the space
- * of chunks dead for longer than its {@code RETENTION_TIME} (45 s), so under a burst the file grows
- * to about 45 s worth of commits (e.g. ~300 MB after 10,000 puts in 8 s) and then barely grows; it
- * does not shrink by itself. Lowering {@code RETENTION_TIME} would bound it tighter but weakens
- * H2's crash recovery, so it is left at H2's default.
+ * <p>The price of {@code WRITE_DELAY=0} is one MVStore chunk per commit (about 30 KB measured for a
+ * commit of one record, block aligned) instead of one per half second, and no background
+ * compaction. {@link LangMemSqliteStore} commits the writes that arrive together in one transaction
+ * ({@link GroupCommitter}), which cuts both the chunks and the CPU time per write under concurrent
+ * load (4 writer threads, in process: ~3.8 writes per commit, ~10 KB of file per write instead of
+ * ~35 KB). H2 reuses the space of chunks dead for longer than its {@code RETENTION_TIME} (45 s), so
+ * under a burst the file grows to about 45 s worth of commits and then barely grows; it does not
+ * shrink by itself. Lowering {@code RETENTION_TIME} would bound it tighter but weakens H2's crash
+ * recovery, so it is left at H2's default.
  */
 record H2Dialect() implements SqlDialect {
   static final String PREFIX = "jdbc:h2:";

@@ -32,7 +32,9 @@ import java.util.Set;
  *
  * Any other key fails {@link #open} with INVALID_ARGUMENT naming it. Stateless and thread-safe; see
  * {@link LangMemSqliteStore} for what the stores promise and {@link Schema} for the tables, which a
- * newer release migrates in place when it first opens them.
+ * newer release migrates in place when it first opens them. A store opened with another embedder
+ * than made its stored vectors embeds them again before it opens ({@link Reembedding}): a switch of
+ * {@code memory.embedder} costs one pass over the records at the next start.
  */
 public final class LangMemSqliteProvider implements MemoryProvider {
   public static final String NAME = "langmem-sqlite";

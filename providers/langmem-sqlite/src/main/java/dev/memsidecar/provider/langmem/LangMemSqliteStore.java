@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -41,7 +42,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * context}, reused from the namespace's index when that holds the record with the same text ({@link
  * HybridIndex#vectorIfSameText}). When it returns the transaction is committed, and on H2 written
  * to the file ({@link H2Dialect} explains {@code WRITE_DELAY=0}), so it survives {@code kill -9} of
- * this process.
+ * this process. Puts and deletes of all namespaces go through one {@link GroupCommitter}: those
+ * that arrive while a transaction commits share the next one (up to {@value #MAX_BATCH}), so
+ * concurrent writers pay for one commit (on H2, one chunk written to the file) together, not each.
+ * A batch whose transaction fails is written again one write per transaction, so a write the
+ * database refuses fails alone.
+ *
+ * <p><b>Embedders.</b> Each vector row names the {@linkplain Embedder#name() embedder} that made
+ * it. Opening the store with another embedder (another name or length) than made the stored vectors
+ * embeds those vectors again before {@link #open} returns ({@link Reembedding}), so vectors of two
+ * models are never compared.
  *
  * <p><b>Search.</b> Each searched namespace gets a {@link HybridIndex} in memory, built from the
  * database on its first search (its stored vectors, so nothing is embedded again unless the
@@ -55,14 +65,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link ListCursor}), so a page boundary never moves when newer records arrive.
  *
  * <p><b>Thread-safety.</b> All methods may be called from many threads. Connections come from a
- * {@link ConnectionPool}. Writes to one namespace (and its index loading) are serialized by one of
- * {@value #LOCK_STRIPES} lock stripes so the database and the index change in the same order; reads
- * and searches take no stripe lock. After {@link #close()} every call fails with
+ * {@link ConnectionPool}. Writes run in batches one at a time, changing the database and then the
+ * indexes in one order; a namespace's index is registered before it loads, so the writes committed
+ * while it loads are applied to it when it is ready ({@link NamespaceIndexCache}); loading one
+ * namespace takes one of {@value #LOCK_STRIPES} lock stripes, so two first searches load it once.
+ * Reads and searches take no lock of the store. After {@link #close()} every call fails with
  * FAILED_PRECONDITION.
  */
 final class LangMemSqliteStore implements MemoryStore {
   static final int INDEXED_NAMESPACES = 256;
   static final int LOCK_STRIPES = 64;
+
+  /** The most writes one transaction carries. */
+  static final int MAX_BATCH = 256;
+
+  /** How long a batch of writes waits for as many writers as the previous batch had. */
+  static final long MAX_BATCH_WAIT_MILLIS = 2;
 
   private static final System.Logger LOG = System.getLogger(LangMemSqliteStore.class.getName());
 
@@ -74,7 +92,26 @@ final class LangMemSqliteStore implements MemoryStore {
   private final String upsertVector;
   private final NamespaceIndexCache indexes = new NamespaceIndexCache(INDEXED_NAMESPACES);
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
+  private final GroupCommitter<Write> writes =
+      new GroupCommitter<>(this::commitBatch, MAX_BATCH, MAX_BATCH_WAIT_MILLIS);
+  private final AtomicLong commits = new AtomicLong();
   private volatile boolean closed;
+
+  /** A put ({@code record} set) or a delete, and what it found. */
+  private static final class Write extends GroupCommitter.Job {
+    final Namespace namespace;
+    final String id;
+    final MemoryRecord record; // null for a delete
+    final float[] vector; // null: the record is not ACTIVE, or a delete
+    boolean existed; // a delete's answer
+
+    Write(Namespace namespace, String id, MemoryRecord record, float[] vector) {
+      this.namespace = namespace;
+      this.id = id;
+      this.record = record;
+      this.vector = vector;
+    }
+  }
 
   private LangMemSqliteStore(
       String profileId,
@@ -147,6 +184,7 @@ final class LangMemSqliteStore implements MemoryStore {
                 + Schema.VERSION,
             null);
       }
+      pool.call(c -> Reembedding.run(c, embedder, profileId));
     } catch (SQLException e) {
       closeQuietly(pool);
       throw MemoryException.unavailable(
@@ -177,43 +215,13 @@ final class LangMemSqliteStore implements MemoryStore {
   @Override
   public void put(MemoryRecord record) {
     requireNonNull(record, "record is null");
-    Namespace namespace = record.namespace();
     RecordRows.checkTimes(record);
     ensureOpen();
     float[] vector = record.status() == MemoryStatus.ACTIVE ? vectorOf(record) : null;
-    ReentrantLock stripe = stripe(namespace);
-    stripe.lock();
-    try {
-      pool.call(c -> writeRecord(c, record, vector));
-      HybridIndex index = indexes.get(namespace);
-      if (index != null) {
-        if (vector != null) {
-          index.put(record, vector);
-        } else {
-          index.remove(record.id());
-        }
-      }
-    } catch (SQLException e) {
-      // The commit may have happened after all (e.g. a lost server connection): rebuild the
-      // index from the database rather than trust it.
-      indexes.remove(namespace);
-      if (e.getSQLState() != null && e.getSQLState().startsWith("22")) {
-        // SQL class 22, data exception: a value the database cannot hold (too long for its
-        // limit, a NUL character in PostgreSQL text, ...). The input is at fault, not the store.
-        throw MemoryException.invalidArgument(
-            "record",
-            "record '"
-                + record.id()
-                + "' does not fit this store (SQLSTATE "
-                + e.getSQLState()
-                + ": a value the database cannot hold)");
-      }
-      throw failure("put", e);
-    } catch (RuntimeException e) {
-      indexes.remove(namespace);
-      throw e;
-    } finally {
-      stripe.unlock();
+    Write write = new Write(record.namespace(), record.id(), record, vector);
+    writes.submit(write);
+    if (write.failure() != null) {
+      throw write.failure();
     }
   }
 
@@ -314,43 +322,12 @@ final class LangMemSqliteStore implements MemoryStore {
     requireNonNull(namespace, "namespace is null");
     Ids.require("id", id);
     ensureOpen();
-    ReentrantLock stripe = stripe(namespace);
-    stripe.lock();
-    try {
-      boolean existed =
-          pool.call(
-              c -> {
-                c.setAutoCommit(false);
-                try {
-                  deleteVector(c, namespace, id);
-                  int n;
-                  try (PreparedStatement st =
-                      c.prepareStatement(
-                          "DELETE FROM " + RecordRows.TABLE + " WHERE namespace = ? AND id = ?")) {
-                    st.setString(1, namespace.value());
-                    st.setString(2, id);
-                    n = st.executeUpdate();
-                  }
-                  c.commit();
-                  return n > 0;
-                } catch (SQLException | RuntimeException e) {
-                  rollback(c, e);
-                  throw e;
-                } finally {
-                  c.setAutoCommit(true);
-                }
-              });
-      HybridIndex index = indexes.get(namespace);
-      if (index != null) {
-        index.remove(id);
-      }
-      return existed;
-    } catch (SQLException e) {
-      indexes.remove(namespace);
-      throw failure("delete", e);
-    } finally {
-      stripe.unlock();
+    Write write = new Write(namespace, id, null, null);
+    writes.submit(write);
+    if (write.failure() != null) {
+      throw write.failure();
     }
+    return write.existed;
   }
 
   /** Closes the connections (H2 closes its file with the last one). Idempotent. */
@@ -362,7 +339,16 @@ final class LangMemSqliteStore implements MemoryStore {
     closed = true;
     pool.close();
     indexes.clear();
-    LOG.log(Level.INFO, () -> "langmem-sqlite: profile '" + profileId + "' closed " + connectUrl);
+    LOG.log(
+        Level.INFO,
+        () ->
+            String.format(
+                Locale.ROOT,
+                "langmem-sqlite: profile '%s' closed %s (%,d writes in %,d transactions)",
+                profileId,
+                connectUrl,
+                writes.jobs(),
+                writes.batches()));
   }
 
   @Override
@@ -375,25 +361,76 @@ final class LangMemSqliteStore implements MemoryStore {
     return indexes.size();
   }
 
-  private Void writeRecord(Connection c, MemoryRecord record, float[] vector) throws SQLException {
-    c.setAutoCommit(false);
+  /** How many transactions writes have committed; for tests and benchmarks. */
+  long commits() {
+    return commits.get();
+  }
+
+  /**
+   * Commits {@code batch} in one transaction, then applies it to the indexes; if the transaction
+   * fails, commits each write in its own so that each gets its own answer. Runs in one thread at a
+   * time ({@link GroupCommitter}).
+   */
+  private void commitBatch(List<Write> batch) {
     try {
-      try (PreparedStatement st = c.prepareStatement(upsertRecord)) {
-        RecordRows.bind(st, record);
-        st.executeUpdate();
+      pool.call(c -> writeAll(c, batch));
+    } catch (SQLException | RuntimeException e) {
+      if (batch.size() == 1) {
+        fail(batch.get(0), e);
+        return;
       }
-      if (vector != null) {
-        try (PreparedStatement st = c.prepareStatement(upsertVector)) {
-          st.setString(1, record.namespace().value());
-          st.setString(2, record.id());
-          st.setInt(3, vector.length);
-          st.setBytes(4, VectorBytes.encode(vector));
-          st.executeUpdate();
+      for (Write write : batch) {
+        try {
+          pool.call(c -> writeAll(c, List.of(write)));
+        } catch (SQLException | RuntimeException alone) {
+          fail(write, alone);
+          continue;
         }
-      } else {
-        deleteVector(c, record.namespace(), record.id());
+        apply(write);
+      }
+      return;
+    }
+    for (Write write : batch) {
+      apply(write);
+    }
+  }
+
+  /** Writes {@code batch} in order in one transaction on {@code c}. */
+  private Void writeAll(Connection c, List<Write> batch) throws SQLException {
+    c.setAutoCommit(false);
+    try (PreparedStatement records = c.prepareStatement(upsertRecord);
+        PreparedStatement vectors = c.prepareStatement(upsertVector);
+        PreparedStatement deleteVectors =
+            c.prepareStatement(
+                "DELETE FROM " + Schema.VECTORS + " WHERE namespace = ? AND record_id = ?");
+        PreparedStatement deleteRecords =
+            c.prepareStatement(
+                "DELETE FROM " + RecordRows.TABLE + " WHERE namespace = ? AND id = ?")) {
+      for (Write w : batch) {
+        if (w.record != null) {
+          RecordRows.bind(records, w.record);
+          records.executeUpdate();
+        }
+        if (w.vector != null) {
+          vectors.setString(1, w.namespace.value());
+          vectors.setString(2, w.id);
+          vectors.setInt(3, w.vector.length);
+          vectors.setBytes(4, VectorBytes.encode(w.vector));
+          vectors.setString(5, embedder.name());
+          vectors.executeUpdate();
+        } else {
+          deleteVectors.setString(1, w.namespace.value());
+          deleteVectors.setString(2, w.id);
+          deleteVectors.executeUpdate();
+        }
+        if (w.record == null) {
+          deleteRecords.setString(1, w.namespace.value());
+          deleteRecords.setString(2, w.id);
+          w.existed = deleteRecords.executeUpdate() > 0;
+        }
       }
       c.commit();
+      commits.incrementAndGet();
       return null;
     } catch (SQLException | RuntimeException e) {
       rollback(c, e);
@@ -403,41 +440,87 @@ final class LangMemSqliteStore implements MemoryStore {
     }
   }
 
+  /** Applies a committed write to its namespace's index, if that is in memory (or loading). */
+  private void apply(Write w) {
+    NamespaceIndexCache.Slot entry = indexes.get(w.namespace);
+    if (entry == null) {
+      return;
+    }
+    try {
+      if (w.vector != null) {
+        entry.apply(index -> index.put(w.record, w.vector));
+      } else {
+        entry.apply(index -> index.remove(w.id));
+      }
+    } catch (RuntimeException e) {
+      indexes.remove(w.namespace);
+      w.fail(e);
+    }
+  }
+
+  /** Records why {@code w} failed, in the terms its caller gets. */
+  private void fail(Write w, Exception e) {
+    // The commit may have happened after all (e.g. a lost server connection): rebuild the
+    // index from the database rather than trust it.
+    indexes.remove(w.namespace);
+    if (e instanceof RuntimeException r) {
+      w.fail(r);
+      return;
+    }
+    SQLException sql = (SQLException) e;
+    if (w.record != null && sql.getSQLState() != null && sql.getSQLState().startsWith("22")) {
+      // SQL class 22, data exception: a value the database cannot hold (too long for its
+      // limit, a NUL character in PostgreSQL text, ...). The input is at fault, not the store.
+      w.fail(
+          MemoryException.invalidArgument(
+              "record",
+              "record '"
+                  + w.id
+                  + "' does not fit this store (SQLSTATE "
+                  + sql.getSQLState()
+                  + ": a value the database cannot hold)"));
+      return;
+    }
+    w.fail(failure(w.record != null ? "put" : "delete", sql));
+  }
+
   /** The vector of an ACTIVE record: its indexed one if its text did not change, else embedded. */
   private float[] vectorOf(MemoryRecord record) {
-    HybridIndex index = indexes.get(record.namespace());
+    NamespaceIndexCache.Slot entry = indexes.get(record.namespace());
+    HybridIndex index = entry == null ? null : entry.index();
     float[] indexed = index == null ? null : index.vectorIfSameText(record);
     return indexed != null ? indexed : embedder.embed(record.indexedText());
   }
 
-  private static void deleteVector(Connection c, Namespace namespace, String id)
-      throws SQLException {
-    try (PreparedStatement st =
-        c.prepareStatement(
-            "DELETE FROM " + Schema.VECTORS + " WHERE namespace = ? AND record_id = ?")) {
-      st.setString(1, namespace.value());
-      st.setString(2, id);
-      st.executeUpdate();
-    }
-  }
-
   /** The namespace's index, built from the database if it is not in memory. */
   private HybridIndex indexFor(Namespace namespace) {
-    HybridIndex index = indexes.get(namespace);
+    NamespaceIndexCache.Slot entry = indexes.get(namespace);
+    HybridIndex index = entry == null ? null : entry.index();
     if (index != null) {
       return index;
     }
     ReentrantLock stripe = stripe(namespace);
     stripe.lock();
     try {
-      index = indexes.get(namespace);
-      if (index == null) {
-        index = loadIndex(namespace);
-        indexes.put(namespace, index);
+      entry = indexes.get(namespace);
+      index = entry == null ? null : entry.index();
+      if (index != null) {
+        return index;
       }
+      // Registered before reading, so writes committed from now on reach the index (queued until
+      // it is ready); those committed before are in what loadIndex reads.
+      entry = indexes.add(namespace);
+      try {
+        index = loadIndex(namespace);
+      } catch (SQLException e) {
+        indexes.remove(namespace, entry);
+        throw failure("search", e);
+      } catch (RuntimeException e) {
+        indexes.remove(namespace, entry);
+        throw e;
+      }
+      entry.ready(index);
       return index;
-    } catch (SQLException e) {
-      throw failure("search", e);
     } finally {
       stripe.unlock();
     }
@@ -455,7 +538,7 @@ final class LangMemSqliteStore implements MemoryStore {
                   c.prepareStatement(
                       "SELECT "
                           + RecordRows.selectList("r.")
-                          + ", v.embedding FROM "
+                          + ", v.embedding, v.embedder FROM "
                           + RecordRows.TABLE
                           + " r JOIN "
                           + Schema.VECTORS
@@ -469,11 +552,14 @@ final class LangMemSqliteStore implements MemoryStore {
                     MemoryRecord r = RecordRows.read(rs, 1);
                     byte[] bytes = rs.getBytes(width + 1);
                     float[] vector;
-                    if (bytes != null && bytes.length == embedder.dimensions() * Float.BYTES) {
+                    if (bytes != null
+                        && bytes.length == embedder.dimensions() * Float.BYTES
+                        && embedder.name().equals(rs.getString(width + 2))) {
                       vector = VectorBytes.decode(bytes);
                     } else {
-                      // Written with another embedder, or left empty by a migration that could
-                      // not read it: embed it as queries will be.
+                      // Left empty by a migration or re-embedding that could not read it, or
+                      // written by another embedder since the store opened: embed it as queries
+                      // will be.
                       vector = embedder.embed(r.indexedText());
                       count++;
                     }

@@ -26,10 +26,14 @@ import java.util.Set;
  *       namespace}, {@code id}), indexed by ({@code namespace}, {@code created_at}, {@code id}) for
  *       listing. Columns: see {@link RecordRows}.
  *   <li>{@code memory_vectors}: the recall index, one row per ACTIVE record, primary key ({@code
- *       namespace}, {@code record_id}): {@code dimensions} and {@code embedding}, the vector as
- *       {@link VectorBytes} in the dialect's {@link SqlDialect#binaryType() binary type}. A vector
- *       of another length than the embedder's (written with another embedder, or empty because it
- *       could not be converted) is embedded again when the namespace is indexed.
+ *       namespace}, {@code record_id}): {@code dimensions}, {@code embedding}, the vector as {@link
+ *       VectorBytes} in the dialect's {@link SqlDialect#binaryType() binary type}, and {@code
+ *       embedder}, the {@linkplain Embedder#name() name} of the embedder that made it (NULL: not
+ *       known). {@link Reembedding} makes every vector the open store's embedder's when it opens.
+ *   <li>{@code langmem_embedder}: at most one row ({@code id} 1): {@code name} and {@code
+ *       dimensions} of the embedder that made every vector in {@code memory_vectors}. Absent while
+ *       that is not known (a new or migrated database, a re-embedding under way), so opening with
+ *       that embedder need not look at the vectors.
  * </ul>
  *
  * <h2>Versions</h2>
@@ -43,19 +47,29 @@ import java.util.Set;
  *       can stop it between any two steps; each step looks at what the tables hold (is there an
  *       {@code embedding_json} column, an {@code embedding} column, rows whose {@code embedding} is
  *       still NULL) rather than at the version, so opening again carries on where it stopped.
+ *   <li>The embedder's name with each vector. The migration from 2 adds the nullable {@code
+ *       memory_vectors.embedder} column (NULL in every row it had: which embedder made them is not
+ *       known) and the {@code langmem_embedder} table, each step only if not there yet; {@link
+ *       Reembedding} then embeds those vectors again, in batches, when the store opens.
  * </ol>
  */
 final class Schema {
   /** The version this code reads and writes. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   /** Vector rows converted per transaction when migrating from version 1. */
   static final int MIGRATION_BATCH = 500;
 
   static final String VECTORS = "memory_vectors";
   static final List<String> VECTOR_COLUMNS =
-      List.of("namespace", "record_id", "dimensions", "embedding");
+      List.of("namespace", "record_id", "dimensions", "embedding", "embedder");
   static final List<String> VECTOR_KEY = List.of("namespace", "record_id");
+
+  /** The table naming the embedder of every vector; see the class comment. */
+  static final String EMBEDDER = "langmem_embedder";
+
+  /** The longest embedder name ({@link dev.memsidecar.api.MemoryProvider#NAME}). */
+  private static final int NAME_LENGTH = 64;
 
   private static final String LEGACY_JSON_COLUMN = "embedding_json";
   private static final System.Logger LOG = System.getLogger(Schema.class.getName());
@@ -92,6 +106,9 @@ final class Schema {
       // Also for a new database: tables a crashed version-1 start-up created before writing its
       // version row have the version-1 shape, which CREATE TABLE IF NOT EXISTS leaves alone.
       migrateVectorsToBinary(c, dialect);
+    }
+    if (found < 3) {
+      addEmbedderNames(c);
     }
     inTransaction(
         c,
@@ -173,9 +190,27 @@ final class Schema {
               + "embedding "
               + dialect.binaryType()
               + ", "
+              + "embedder VARCHAR("
+              + NAME_LENGTH
+              + "), "
               + "PRIMARY KEY (namespace, record_id))");
     }
     return null;
+  }
+
+  /** Version 2 to 3: the {@code embedder} column and table. Idempotent. */
+  private static void addEmbedderNames(Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      if (!columnsOf(c, VECTORS).contains("embedder")) {
+        st.execute("ALTER TABLE " + VECTORS + " ADD COLUMN embedder VARCHAR(" + NAME_LENGTH + ")");
+      }
+      st.execute(
+          "CREATE TABLE IF NOT EXISTS "
+              + EMBEDDER
+              + " (id INTEGER NOT NULL PRIMARY KEY, name VARCHAR("
+              + NAME_LENGTH
+              + ") NOT NULL, dimensions INTEGER NOT NULL)");
+    }
   }
 
   /** Version 1 to 2: {@code embedding_json} text becomes {@code embedding} bytes. Idempotent. */
@@ -282,12 +317,12 @@ final class Schema {
 
   /** Work done in one transaction. */
   @FunctionalInterface
-  private interface Work<T> {
+  interface Work<T> {
     T run() throws SQLException;
   }
 
   /** Runs {@code work} in a transaction on {@code c}: committed if it returns, else rolled back. */
-  private static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
+  static <T> T inTransaction(Connection c, Work<T> work) throws SQLException {
     c.setAutoCommit(false);
     try {
       T result = work.run();

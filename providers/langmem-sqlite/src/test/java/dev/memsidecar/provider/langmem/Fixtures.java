@@ -1,5 +1,6 @@
 package dev.memsidecar.provider.langmem;
 
+import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
@@ -10,6 +11,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 /** Shared helpers for this module's tests. */
@@ -25,6 +29,11 @@ final class Fixtures {
   static MemoryStore open(Path dir, Map<String, String> settings) {
     return new LangMemSqliteProvider()
         .open(new ProviderContext("workspace", dir, settings, new HashEmbedder()));
+  }
+
+  static MemoryStore open(Path dir, Embedder embedder) {
+    return new LangMemSqliteProvider()
+        .open(new ProviderContext("workspace", dir, Map.of(), embedder));
   }
 
   /** A plain JDBC connection to the default database in {@code dir}, as the store opens it. */
@@ -46,5 +55,56 @@ final class Fixtures {
 
   static MemoryRecord record(Namespace ns, String id, String content) {
     return record(ns, id, content, T0);
+  }
+
+  /**
+   * A stand-in for a model embedder: named as given, as many dimensions as the hash embedder but
+   * other vectors (the hash embedder's of the text reversed), so vectors of the two must never be
+   * mixed. Records every {@link #embedAll} call's size, and fails the call after {@code
+   * embedAllCallsBeforeFailing} of them, as a crash in the middle of re-embedding would stop it.
+   */
+  static final class ModelEmbedder implements Embedder {
+    private final String name;
+    private final int embedAllCallsBeforeFailing;
+    private final HashEmbedder hash = new HashEmbedder();
+    private final List<Integer> embedAllSizes = Collections.synchronizedList(new ArrayList<>());
+
+    ModelEmbedder(String name) {
+      this(name, Integer.MAX_VALUE);
+    }
+
+    ModelEmbedder(String name, int embedAllCallsBeforeFailing) {
+      this.name = name;
+      this.embedAllCallsBeforeFailing = embedAllCallsBeforeFailing;
+    }
+
+    /** The number of texts of each {@link #embedAll} call so far, failed ones included. */
+    List<Integer> embedAllSizes() {
+      return List.copyOf(embedAllSizes);
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public int dimensions() {
+      return hash.dimensions();
+    }
+
+    @Override
+    public float[] embed(String text) {
+      return hash.embed(new StringBuilder(text).reverse().toString());
+    }
+
+    @Override
+    public List<float[]> embedAll(List<String> texts) {
+      embedAllSizes.add(texts.size());
+      if (embedAllSizes.size() > embedAllCallsBeforeFailing) {
+        throw new IllegalStateException("embedder '" + name + "' stopped (as if killed)");
+      }
+      return Embedder.super.embedAll(texts);
+    }
   }
 }

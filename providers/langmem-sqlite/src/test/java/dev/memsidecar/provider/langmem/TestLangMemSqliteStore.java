@@ -27,11 +27,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -234,6 +238,61 @@ class TestLangMemSqliteStore {
     float[] q = new HashEmbedder().embed("rotate grafana token");
     float[] target = new HashEmbedder().embed(hits.get(0).record().indexedText());
     assertEquals(0.5f * Embedder.cosine(q, target) + 0.5f, hits.get(0).score(), 1e-5f);
+  }
+
+  @Test
+  void writesFromManyThreadsDuringTheFirstSearchAreAllFoundAfterIt() throws Exception {
+    for (int i = 0; i < 2_000; i++) {
+      store.put(record(ALICE, "old" + i, "older note number " + i + " about the harbour"));
+    }
+    store.close();
+    store = Fixtures.open(dir);
+
+    int writers = 4;
+    int each = 50;
+    ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int writer = w;
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < each; i++) {
+                    store.put(record(ALICE, "new-" + writer + "-" + i, word(writer, i) + " note"));
+                    if (i % 10 == 5) {
+                      store.delete(ALICE, "old" + (writer * each + i));
+                    }
+                  }
+                  return null;
+                }));
+      }
+      // The first search builds the index from the database while the writers commit.
+      done.add(pool.submit(() -> store.search(ALICE, query("harbour"))));
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    for (int w = 0; w < writers; w++) {
+      for (int i = 0; i < each; i++) {
+        List<ScoredRecord> hits = store.search(ALICE, query(word(w, i)));
+        assertEquals("new-" + w + "-" + i, hits.get(0).record().id(), word(w, i));
+        if (i % 10 == 5) {
+          String deleted = "old" + (w * each + i);
+          assertTrue(
+              store.search(ALICE, query("older note number " + (w * each + i))).stream()
+                  .noneMatch(h -> h.record().id().equals(deleted)),
+              deleted);
+        }
+      }
+    }
+  }
+
+  /** A word made for writer {@code w}'s record {@code i}, found in no other record. */
+  private static String word(int w, int i) {
+    return "zq" + (char) ('a' + w) + (char) ('a' + i / 26) + (char) ('a' + i % 26);
   }
 
   private MemoryStore open(Embedder embedder) {

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A data folder written by the release before binary vectors (schema version 1: vectors as JSON
- * text) opens with the same records and the same search results. Each test builds such a database
+ * text), or by the one before embedder names (version 2), opens with the same records and the same
+ * search results, every vector made by the embedder it opens with. Each test builds such a database
  * with SQL the way that release did: its DDL, and rows bound as its {@code RecordRows.bind} and
  * {@code Json} encoders wrote them.
  */
@@ -44,6 +45,8 @@ class TestSchemaMigration {
   private static final Namespace ALICE = Namespace.of("acme:user:alice:user");
   private static final Namespace BOB = Namespace.of("acme:user:bob:user");
   private static final HashEmbedder EMBEDDER = new HashEmbedder();
+  private static final Set<String> VECTOR_COLUMNS =
+      Set.of("namespace", "record_id", "dimensions", "embedding", "embedder");
 
   /** Version 1's tables, as its {@code Schema.createVersion1} made them on H2. */
   private static final List<String> VERSION_1_DDL =
@@ -64,6 +67,17 @@ class TestSchemaMigration {
               + " record_id VARCHAR(64) NOT NULL, dimensions INTEGER NOT NULL,"
               + " embedding_json CHARACTER VARYING NOT NULL, PRIMARY KEY (namespace, record_id))",
           "INSERT INTO langmem_schema (id, version) VALUES (1, 1)");
+
+  /** Version 2's tables, as its {@code Schema.createTables} made them on H2. */
+  private static final List<String> VERSION_2_DDL =
+      List.of(
+          VERSION_1_DDL.get(0),
+          VERSION_1_DDL.get(1),
+          VERSION_1_DDL.get(2),
+          "CREATE TABLE memory_vectors (namespace VARCHAR(300) NOT NULL,"
+              + " record_id VARCHAR(64) NOT NULL, dimensions INTEGER NOT NULL,"
+              + " embedding BINARY VARYING, PRIMARY KEY (namespace, record_id))",
+          "INSERT INTO langmem_schema (id, version) VALUES (1, 2)");
 
   /**
    * A record whose JSON columns need escapes, and those columns exactly as version 1's {@code Json}
@@ -194,19 +208,18 @@ class TestSchemaMigration {
 
     try (Connection c = Fixtures.connect(dir)) {
       assertEquals(Schema.VERSION, version(c));
-      assertEquals(
-          Set.of("namespace", "record_id", "dimensions", "embedding"),
-          columns(c, "memory_vectors"));
+      assertEquals(VECTOR_COLUMNS, columns(c, "memory_vectors"));
       Map<String, byte[]> stored = storedVectors(c);
       assertEquals(records.size() - 1, stored.size(), "one vector per active record");
+      // Which embedder made a version-1 vector is not known: each is embedded again, the
+      // unreadable one and the other embedder's too.
       for (MemoryRecord r : records) {
         if (r == forgotten) {
           continue;
         }
-        float[] expected =
-            r == unreadable ? new float[0] : r == otherEmbedder ? otherVector : vectorOf(r);
-        assertArrayEquals(expected, VectorBytes.decode(stored.get(key(r))), r.id());
+        assertArrayEquals(vectorOf(r), VectorBytes.decode(stored.get(key(r))), r.id());
       }
+      assertEquals(Set.of(EMBEDDER.name()), embedderNames(c));
     }
   }
 
@@ -236,15 +249,172 @@ class TestSchemaMigration {
       }
       try (Connection c = Fixtures.connect(data)) {
         assertEquals(Schema.VERSION, version(c), crashPoint);
-        assertEquals(
-            Set.of("namespace", "record_id", "dimensions", "embedding"),
-            columns(c, "memory_vectors"),
-            crashPoint);
+        assertEquals(VECTOR_COLUMNS, columns(c, "memory_vectors"), crashPoint);
         Map<String, byte[]> stored = storedVectors(c);
         for (MemoryRecord r : records) {
           assertArrayEquals(vectorOf(r), VectorBytes.decode(stored.get(key(r))), crashPoint);
         }
       }
+    }
+  }
+
+  @Test
+  void aVersionTwoDatabaseOpensWithEveryVectorMadeAgainByItsEmbedder() throws SQLException {
+    // Written with a model of the same length as the hash embedder: only the names tell them apart.
+    Fixtures.ModelEmbedder model = new Fixtures.ModelEmbedder("some-model");
+    List<MemoryRecord> records = records(ALICE, 2 * Reembedding.BATCH + 5, 4);
+    records.addAll(records(BOB, 3, 5));
+    MemoryRecord forgotten =
+        Fixtures.record(BOB, "forgotten", "grafana token forgotten").toBuilder()
+            .status(MemoryStatus.FORGOTTEN)
+            .build();
+    try (Connection c = versionTwoDatabase(dir)) {
+      for (MemoryRecord r : records) {
+        insertAsVersionTwo(c, r, model.embed(r.indexedText()));
+      }
+      insertAsVersionTwo(c, forgotten, null);
+    }
+    records.add(forgotten);
+
+    try (MemoryStore migrated = Fixtures.open(dir);
+        MemoryStore reference = reference(records)) {
+      for (MemoryRecord r : records) {
+        assertEquals(r, migrated.get(r.namespace(), r.id()).orElseThrow(), r.id());
+      }
+      for (Namespace ns : List.of(ALICE, BOB)) {
+        ListQuery page = new ListQuery(50, null, true);
+        assertEquals(reference.list(ns, page), migrated.list(ns, page), ns.value());
+        for (String q : QUERIES) {
+          SearchQuery query = new SearchQuery(q, null, 20, Set.of(), List.of(), 0f, T0);
+          assertEquals(reference.search(ns, query), migrated.search(ns, query), q);
+        }
+      }
+    }
+
+    try (Connection c = Fixtures.connect(dir)) {
+      assertEquals(Schema.VERSION, version(c));
+      assertEquals(VECTOR_COLUMNS, columns(c, "memory_vectors"));
+      Map<String, byte[]> stored = storedVectors(c);
+      assertEquals(records.size() - 1, stored.size(), "one vector per active record");
+      for (MemoryRecord r : records) {
+        if (r != forgotten) {
+          assertArrayEquals(vectorOf(r), VectorBytes.decode(stored.get(key(r))), r.id());
+        }
+      }
+      assertEquals(Set.of(EMBEDDER.name()), embedderNames(c));
+      assertEquals(EMBEDDER.name() + " " + EMBEDDER.dimensions(), embedderRow(c));
+    }
+  }
+
+  @Test
+  void anInterruptedVersionTwoMigrationCarriesOnWhenOpenedAgain() throws SQLException {
+    Fixtures.ModelEmbedder model = new Fixtures.ModelEmbedder("some-model");
+    List<String> crashPoints =
+        List.of("embedder column added", "embedder table added", "half embedded again");
+    for (String crashPoint : crashPoints) {
+      Path data = dir.resolve(crashPoint.replace(' ', '-'));
+      List<MemoryRecord> records = records(ALICE, 3 * Reembedding.BATCH, 6);
+      try (Connection c = versionTwoDatabase(data)) {
+        for (MemoryRecord r : records) {
+          insertAsVersionTwo(c, r, model.embed(r.indexedText()));
+        }
+        crashDuringVersionTwoMigration(c, crashPoint, records);
+      }
+
+      try (MemoryStore migrated = Fixtures.open(data);
+          MemoryStore reference = reference(records)) {
+        for (MemoryRecord r : records) {
+          assertEquals(r, migrated.get(ALICE, r.id()).orElseThrow(), crashPoint);
+        }
+        for (String q : QUERIES) {
+          SearchQuery query = new SearchQuery(q, null, 10, Set.of(), List.of(), 0f, T0);
+          assertEquals(reference.search(ALICE, query), migrated.search(ALICE, query), crashPoint);
+        }
+      }
+      try (Connection c = Fixtures.connect(data)) {
+        assertEquals(Schema.VERSION, version(c), crashPoint);
+        assertEquals(VECTOR_COLUMNS, columns(c, "memory_vectors"), crashPoint);
+        Map<String, byte[]> stored = storedVectors(c);
+        for (MemoryRecord r : records) {
+          assertArrayEquals(vectorOf(r), VectorBytes.decode(stored.get(key(r))), crashPoint);
+        }
+        assertEquals(Set.of(EMBEDDER.name()), embedderNames(c), crashPoint);
+        assertEquals(EMBEDDER.name() + " " + EMBEDDER.dimensions(), embedderRow(c), crashPoint);
+      }
+    }
+  }
+
+  /**
+   * Leaves {@code c}'s version-2 tables as a migration to version 3 (and the embedding again that
+   * follows it) stopped at {@code crashPoint} would.
+   */
+  private static void crashDuringVersionTwoMigration(
+      Connection c, String crashPoint, List<MemoryRecord> records) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute("ALTER TABLE memory_vectors ADD COLUMN embedder VARCHAR(64)");
+      if (crashPoint.equals("embedder column added")) {
+        return;
+      }
+      st.execute(
+          "CREATE TABLE langmem_embedder (id INTEGER NOT NULL PRIMARY KEY,"
+              + " name VARCHAR(64) NOT NULL, dimensions INTEGER NOT NULL)");
+      if (crashPoint.equals("embedder table added")) {
+        return;
+      }
+      st.execute("UPDATE langmem_schema SET version = 3 WHERE id = 1");
+    }
+    // Batches done in key order, then the crash.
+    List<MemoryRecord> inKeyOrder = new ArrayList<>(records);
+    inKeyOrder.sort((a, b) -> a.id().compareTo(b.id()));
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "UPDATE memory_vectors SET embedding = ?, dimensions = ?, embedder = ?"
+                + " WHERE record_id = ?")) {
+      for (MemoryRecord r : inKeyOrder.subList(0, Reembedding.BATCH + 1)) {
+        float[] vector = vectorOf(r);
+        st.setBytes(1, VectorBytes.encode(vector));
+        st.setInt(2, vector.length);
+        st.setString(3, EMBEDDER.name());
+        st.setString(4, r.id());
+        st.executeUpdate();
+      }
+    }
+  }
+
+  private static Connection versionTwoDatabase(Path data) throws SQLException {
+    Connection c = Fixtures.connect(data);
+    try (Statement st = c.createStatement()) {
+      for (String sql : VERSION_2_DDL) {
+        st.execute(sql);
+      }
+    }
+    return c;
+  }
+
+  /** A row as version 2 wrote it (the record columns as version 1), and its vector unless null. */
+  private static void insertAsVersionTwo(Connection c, MemoryRecord r, float[] vector)
+      throws SQLException {
+    insertAsVersionOne(
+        c, r, plainJson(r.tags()), plainJson(r.metadata()), plainJson(r.sourceRefs()), null);
+    if (vector != null) {
+      try (PreparedStatement st =
+          c.prepareStatement(
+              "INSERT INTO memory_vectors (namespace, record_id, dimensions, embedding)"
+                  + " VALUES (?, ?, ?, ?)")) {
+        st.setString(1, r.namespace().value());
+        st.setString(2, r.id());
+        st.setInt(3, vector.length);
+        st.setBytes(4, VectorBytes.encode(vector));
+        st.executeUpdate();
+      }
+    }
+  }
+
+  /** {@code name dimensions} of the {@code langmem_embedder} row, or null. */
+  private static String embedderRow(Connection c) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT name, dimensions FROM langmem_embedder")) {
+      return rs.next() ? rs.getString(1) + " " + rs.getInt(2) : null;
     }
   }
 
@@ -453,6 +623,18 @@ class TestSchemaMigration {
             st.executeQuery("SELECT namespace, record_id, embedding FROM memory_vectors")) {
       while (rs.next()) {
         out.put(rs.getString(1) + "/" + rs.getString(2), rs.getBytes(3));
+      }
+    }
+    return out;
+  }
+
+  /** The distinct names in {@code memory_vectors.embedder}. */
+  private static Set<String> embedderNames(Connection c) throws SQLException {
+    Set<String> out = new TreeSet<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT DISTINCT embedder FROM memory_vectors")) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
       }
     }
     return out;
