@@ -81,7 +81,6 @@ public final class RankBench {
     List<String> texts = new ArrayList<>();
     for (MemoryRecord r : b.turns) {
       texts.add(r.indexedText());
-      texts.add(r.content());
     }
     for (Question q : b.questions) {
       texts.add(q.text());
@@ -161,6 +160,14 @@ public final class RankBench {
       List<String> ranked = new ArrayList<>();
       for (ScoredRecord s : hits) {
         ranked.add(s.record().metadata().get("dia_id"));
+      }
+      if (Integer.getInteger("rank.debug", 0) == q.category()) {
+        StringBuilder d = new StringBuilder();
+        for (String e : q.evidence()) {
+          int at = ranked.indexOf(e);
+          d.append(' ').append(e).append('@').append(at < 0 ? "-" : String.valueOf(at + 1));
+        }
+        System.out.println("Q " + q.text() + " |" + d);
       }
       double[] c = cat.computeIfAbsent(q.category(), x -> new double[KS.length + 1]);
       double[] cv = conv.computeIfAbsent(q.conv(), x -> new double[2]);
@@ -319,15 +326,22 @@ public final class RankBench {
         return;
       }
       System.err.printf(Locale.ROOT, "embedding %d texts%n", missing.size());
-      for (int i = 0; i < missing.size(); i += 64) {
-        List<String> batch = missing.subList(i, Math.min(missing.size(), i + 64));
+      for (int i = 0; i < missing.size(); i += 16) {
+        List<String> batch = missing.subList(i, Math.min(missing.size(), i + 16));
         List<float[]> vs = base.embedAll(batch);
         for (int j = 0; j < batch.size(); j++) {
           cache.put(batch.get(j), vs.get(j));
         }
         System.err.printf(Locale.ROOT, "\r%d/%d", i + batch.size(), missing.size());
+        if ((i / 16) % 40 == 39) {
+          save();
+        }
       }
       System.err.println();
+      save();
+    }
+
+    private void save() throws IOException {
       Files.createDirectories(file.getParent());
       try (DataOutputStream out =
           new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)))) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -61,12 +62,38 @@ public final class HybridIndex {
 
   private static final int INITIAL_SLOTS = 16;
 
+  /** The weight of the cosine similarity in the score. */
+  static final double MEANING_WEIGHT = 0.76;
+
+  /** The weight of the normalised BM25F score. */
+  static final double WORD_WEIGHT = 0.19;
+
+  /** The weight of a query word naming the record's speaker. */
+  static final double SPEAKER_WEIGHT = 0.05;
+
+  /** How much a word of the context counts against one of the content, in BM25F. */
+  static final double CONTEXT_WEIGHT = 0.5;
+
+  /** BM25 term-frequency saturation. */
+  static final double K1 = 1.2;
+
+  /** BM25 length normalisation. */
+  static final double B = 0.75;
+
   private final int dimensions;
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
-  // Slot i holds records[i], its embedding at vectors[i * dimensions ..] and its sorted term ids.
+  // Slot i holds records[i], its embedding at vectors[i * dimensions ..], its sorted term ids and,
+  // aligned with them, how often each occurs in its content (with summary and tags) and context.
   private MemoryRecord[] records = new MemoryRecord[INITIAL_SLOTS];
   private int[][] termIds = new int[INITIAL_SLOTS][];
+  private short[][] contentCounts = new short[INITIAL_SLOTS][];
+  private short[][] contextCounts = new short[INITIAL_SLOTS][];
+  private int[][] speakerIds = new int[INITIAL_SLOTS][];
+  private int[] contentLength = new int[INITIAL_SLOTS];
+  private int[] contextLength = new int[INITIAL_SLOTS];
+  private long totalContentLength;
+  private long totalContextLength;
   private float[] vectors;
   private int size;
   private final Map<String, Integer> slotById = new HashMap<>();
@@ -91,25 +118,58 @@ public final class HybridIndex {
       throw new IllegalArgumentException(
           "vector has " + vector.length + " dimensions, the index " + dimensions);
     }
-    Set<String> keywords = keywordsOf(record);
+    List<String> content = new ArrayList<>(keywords(record.content()));
+    content.addAll(keywords(record.summary()));
+    for (String tag : record.tags()) {
+      content.addAll(keywords(tag));
+    }
+    List<String> context = keywords(record.context());
+    TreeMap<String, int[]> counts = new TreeMap<>();
+    for (String t : content) {
+      counts.computeIfAbsent(t, x -> new int[2])[0]++;
+    }
+    for (String t : context) {
+      counts.computeIfAbsent(t, x -> new int[2])[1]++;
+    }
     lock.writeLock().lock();
     try {
-      int[] ids = new int[keywords.size()];
-      int n = 0;
-      for (String t : keywords) {
-        ids[n++] = termId(t);
+      int n = counts.size();
+      long[] packed = new long[n];
+      int i = 0;
+      for (Map.Entry<String, int[]> e : counts.entrySet()) {
+        int[] c = e.getValue();
+        packed[i++] =
+            ((long) termId(e.getKey()) << 32)
+                | ((long) Math.min(c[0], Short.MAX_VALUE) << 16)
+                | Math.min(c[1], Short.MAX_VALUE);
       }
-      Arrays.sort(ids);
+      Arrays.sort(packed); // by term id
+      int[] ids = new int[n];
+      short[] inContent = new short[n];
+      short[] inContext = new short[n];
+      for (i = 0; i < n; i++) {
+        ids[i] = (int) (packed[i] >>> 32);
+        inContent[i] = (short) ((packed[i] >>> 16) & 0xFFFF);
+        inContext[i] = (short) (packed[i] & 0xFFFF);
+      }
+      int[] speaker = keywords(Terms.speaker(record.content())).stream().mapToInt(this::termId).toArray();
       Integer slot = slotById.get(record.id());
       if (slot == null) {
         slot = size++;
         ensureCapacity(size);
         slotById.put(record.id(), slot);
       } else {
-        count(termIds[slot], -1);
+        unindex(slot);
       }
       records[slot] = record;
       termIds[slot] = ids;
+      speakerIds[slot] = speaker;
+      contentCounts[slot] = inContent;
+      contextCounts[slot] = inContext;
+      contentLength[slot] = content.size();
+      contextLength[slot] = context.size();
+      totalContentLength += content.size();
+      totalContextLength += context.size();
       System.arraycopy(vector, 0, vectors, slot * dimensions, dimensions);
       count(ids, +1);
     } finally {
@@ -125,20 +185,35 @@ public final class HybridIndex {
       if (slot == null) {
         return;
       }
-      count(termIds[slot], -1);
+      unindex(slot);
       int last = --size;
       if (slot != last) {
         // Keep slots dense: move the last entry into the hole.
         records[slot] = records[last];
         termIds[slot] = termIds[last];
+        speakerIds[slot] = speakerIds[last];
+        contentCounts[slot] = contentCounts[last];
+        contextCounts[slot] = contextCounts[last];
+        contentLength[slot] = contentLength[last];
+        contextLength[slot] = contextLength[last];
         System.arraycopy(vectors, last * dimensions, vectors, slot * dimensions, dimensions);
         slotById.put(records[slot].id(), slot);
       }
       records[last] = null;
       termIds[last] = null;
+      speakerIds[last] = null;
+      contentCounts[last] = null;
+      contextCounts[last] = null;
     } finally {
       lock.writeLock().unlock();
     }
+  }
+
+  /** Takes the terms of the entry in {@code slot} out of the frequencies and lengths. */
+  private void unindex(int slot) {
+    count(termIds[slot], -1);
+    totalContentLength -= contentLength[slot];
+    totalContextLength -= contextLength[slot];
   }
 
   /**
@@ -180,34 +255,35 @@ public final class HybridIndex {
       throw new IllegalArgumentException(
           "query vector has " + queryVector.length + " dimensions, the index " + dimensions);
     }
-    String[] queryTerms = new LinkedHashSet<>(Terms.keywords(query.text())).toArray(String[]::new);
+    String[] queryTerms = new LinkedHashSet<>(keywords(query.text())).toArray(String[]::new);
     int topK = query.topK();
     PriorityQueue<ScoredRecord> kept = new PriorityQueue<>(topK + 1, BEST_FIRST.reversed());
     lock.readLock().lock();
     try {
-      // Query terms no record holds have id -1: they weigh in the total and never match.
+      // Query terms no record holds have id -1: they never match.
       int[] queryIds = new int[queryTerms.length];
       double[] idf = new double[queryTerms.length];
-      double idfTotal = 0;
       for (int i = 0; i < queryTerms.length; i++) {
         Integer id = termDictionary.get(queryTerms[i]);
         queryIds[i] = id == null ? -1 : id;
         int df = id == null ? 0 : documentFrequency[id];
-        idf[i] = Math.log(1.0 + size / (1.0 + df));
-        idfTotal += idf[i];
+        idf[i] = Math.log(1.0 + (size - df + 0.5) / (df + 0.5));
+      }
+      double[] bm25 = bm25(query, queryIds, idf);
+      double best = 0;
+      for (int slot = 0; slot < bm25.length; slot++) {
+        if (bm25[slot] > best && query.admits(records[slot])) {
+          best = bm25[slot];
+        }
       }
       float worstKept = -1f;
       for (int slot = 0; slot < size; slot++) {
-        double score = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
-        if (idfTotal > 0) {
-          int[] held = termIds[slot];
-          double matched = 0;
-          for (int i = 0; i < queryIds.length; i++) {
-            if (queryIds[i] >= 0 && Arrays.binarySearch(held, queryIds[i]) >= 0) {
-              matched += idf[i];
-            }
-          }
-          score = 0.5 * score + 0.5 * (matched / idfTotal);
+        double v = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
+        double score = v;
+        if (queryIds.length > 0) {
+          double b = best > 0 ? bm25[slot] / best : 0;
+          double s = speakerNamed(speakerIds[slot], queryIds) ? 1 : 0;
+          score = MEANING_WEIGHT * v + WORD_WEIGHT * b + SPEAKER_WEIGHT * s;
         }
         float clamped = (float) Math.min(1.0, Math.max(0.0, score));
         if (clamped < query.minScore() || (kept.size() == topK && clamped < worstKept)) {
@@ -236,13 +312,64 @@ public final class HybridIndex {
     return List.copyOf(out);
   }
 
-  /** The keywords of a record's content, context and tags. */
-  public static Set<String> keywordsOf(MemoryRecord r) {
-    Set<String> out = new TreeSet<>(Terms.keywords(r.content()));
-    out.addAll(Terms.keywords(r.context()));
-    for (String tag : r.tags()) {
-      out.addAll(Terms.keywords(tag));
+  /**
+   * The BM25F score of every slot for the query terms {@code queryIds} (-1: held by none) of
+   * inverse document frequencies {@code idf}; an empty array when no slot holds any of them.
+   */
+  private double[] bm25(SearchQuery query, int[] queryIds, double[] idf) {
+    boolean anyHeld = false;
+    for (int id : queryIds) {
+      anyHeld |= id >= 0 && documentFrequency[id] > 0;
     }
+    if (!anyHeld) {
+      return new double[0];
+    }
+    double avgLength =
+        Math.max(1e-9, (totalContentLength + CONTEXT_WEIGHT * totalContextLength) / (double) size);
+    double[] out = new double[size];
+    for (int slot = 0; slot < size; slot++) {
+      int[] held = termIds[slot];
+      double length = contentLength[slot] + CONTEXT_WEIGHT * contextLength[slot];
+      double norm = K1 * (1 - B + B * length / avgLength);
+      double sum = 0;
+      for (int i = 0; i < queryIds.length; i++) {
+        int at = queryIds[i] < 0 ? -1 : Arrays.binarySearch(held, queryIds[i]);
+        if (at >= 0) {
+          double tf = contentCounts[slot][at] + CONTEXT_WEIGHT * contextCounts[slot][at];
+          sum += idf[i] * tf * (K1 + 1) / (tf + norm);
+        }
+      }
+      out[slot] = sum;
+    }
+    return out;
+  }
+
+  private static boolean speakerNamed(int[] speaker, int[] queryIds) {
+    for (int s : speaker) {
+      for (int q : queryIds) {
+        if (s == q) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The keywords of a record's content, summary, context and tags. */
+  public static Set<String> keywordsOf(MemoryRecord r) {
+    Set<String> out = new TreeSet<>(keywords(r.content()));
+    out.addAll(keywords(r.summary()));
+    out.addAll(keywords(r.context()));
+    for (String tag : r.tags()) {
+      out.addAll(keywords(tag));
+    }
+    return out;
+  }
+
+  /** {@link Terms#keywords} of {@code text}, each {@link Stemmer#stem stemmed}. */
+  static List<String> keywords(String text) {
+    List<String> out = Terms.keywords(text);
+    out.replaceAll(Stemmer::stem);
     return out;
   }
 
@@ -271,6 +398,11 @@ public final class HybridIndex {
     int capacity = Math.max(slots, records.length * 2);
     records = Arrays.copyOf(records, capacity);
     termIds = Arrays.copyOf(termIds, capacity);
+    speakerIds = Arrays.copyOf(speakerIds, capacity);
+    contentCounts = Arrays.copyOf(contentCounts, capacity);
+    contextCounts = Arrays.copyOf(contextCounts, capacity);
+    contentLength = Arrays.copyOf(contentLength, capacity);
+    contextLength = Arrays.copyOf(contextLength, capacity);
     vectors = Arrays.copyOf(vectors, capacity * dimensions);
   }
 

@@ -57,6 +57,24 @@ public final class Terms {
     return all;
   }
 
+  /**
+   * The speaker label of a chat line: the text before the first {@code ": "} of {@code content}
+   * when it comes within the first {@value #MAX_SPEAKER_CHARS} characters, holds no line break and
+   * is not blank ({@code "Caroline: I went to a support group"} gives {@code "Caroline"}); else the
+   * empty string.
+   */
+  public static String speaker(String content) {
+    int colon = content.indexOf(": ");
+    if (colon <= 0 || colon > MAX_SPEAKER_CHARS) {
+      return "";
+    }
+    String label = content.substring(0, colon);
+    return label.indexOf('\n') >= 0 || label.isBlank() ? "" : label.strip();
+  }
+
+  /** The longest speaker label {@link #speaker} recognises. */
+  public static final int MAX_SPEAKER_CHARS = 40;
+
   public static boolean isStopword(String term) {
     return STOPWORDS.contains(term);
   }
