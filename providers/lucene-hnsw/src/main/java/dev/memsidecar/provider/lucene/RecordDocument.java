@@ -5,6 +5,7 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
+import dev.memsidecar.toolkit.Terms;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,8 +34,11 @@ import org.apache.lucene.util.BytesRef;
  *   <li>{@value #NAMESPACE}, {@value #STATUS}, {@value #KIND}, {@value #TAG} (one per tag): exact
  *       terms for filters;
  *   <li>{@value #ID}: exact term (keyset range) and sorted doc values (order, ties);
- *   <li>{@value #TEXT}: content, summary, context and tags analysed by {@link MemoryTextAnalyzer}
- *       for BM25; never stored, so context is ranked on but never returned as content;
+ *   <li>{@value #TEXT}: content, summary and tags, and {@value #CONTEXT}: context, analysed by
+ *       {@link MemoryTextAnalyzer} for BM25F ({@link HybridSearcher}); never stored, so context is
+ *       ranked on but never returned as content;
+ *   <li>{@value #SPEAKER}: the speaker label of the content ({@link Terms#speaker}), analysed;
+ *       never stored;
  *   <li>the vector field ({@link #vectorField}): the unit embedding of {@code content + "\n" +
  *       context} with dot-product similarity, only for ACTIVE records with a non-zero embedding
  *       (nothing else is ever searched by vector);
@@ -54,6 +58,8 @@ final class RecordDocument {
   static final String KIND = "kind";
   static final String TAG = "tag";
   static final String TEXT = "text";
+  static final String CONTEXT = "context";
+  static final String SPEAKER = "speaker";
   static final String CREATED = "created";
   static final String UPDATED = "updated";
   static final String EXPIRE = "expire";
@@ -196,12 +202,13 @@ final class RecordDocument {
     for (String tag : r.tags()) {
       doc.add(new StringField(TAG, tag, Field.Store.NO));
     }
-    addText(doc, r.content());
-    addText(doc, r.summary());
-    addText(doc, r.context());
+    addText(doc, TEXT, r.content());
+    addText(doc, TEXT, r.summary());
     for (String tag : r.tags()) {
-      addText(doc, tag);
+      addText(doc, TEXT, tag);
     }
+    addText(doc, CONTEXT, r.context());
+    addText(doc, SPEAKER, Terms.speaker(r.content()));
     doc.add(new LongPoint(CREATED, created));
     doc.add(new NumericDocValuesField(CREATED, created));
     doc.add(new NumericDocValuesField(UPDATED, updated));
@@ -260,9 +267,9 @@ final class RecordDocument {
     }
   }
 
-  private static void addText(Document doc, String text) {
+  private static void addText(Document doc, String field, String text) {
     if (!text.isEmpty()) {
-      doc.add(new TextField(TEXT, text, Field.Store.NO));
+      doc.add(new TextField(field, text, Field.Store.NO));
     }
   }
 }
