@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
  * <pre>
  * java -cp it/bench/target/memsidecar-bench.jar dev.memsidecar.bench.RankBench
  *     --data ../shared/bench/locomo-dev.json [--embedder bge-small-en|hash]
- *     [--cache /tmp/rank-cache] [--rankers lucene,kit] [--sweep NAME=V1,V2,...]
+ *     [--cache /tmp/rank-cache] [--rankers lucene,kit] [--settings K=V,...] [--sweep NAME=V1,...]
  * </pre>
  *
  * {@code --sweep} sets a system property to each value in turn before the questions are asked
@@ -110,9 +110,15 @@ public final class RankBench {
     }
     if (rankers.contains("lucene")) {
       Path dir = Files.createTempDirectory("rank-bench");
+      Map<String, String> settings = new LinkedHashMap<>();
+      for (String kv : o.getOrDefault("settings", "").split(",")) {
+        if (kv.contains("=")) {
+          settings.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+        }
+      }
       try (MemoryStore store =
           new LuceneHnswProvider()
-              .open(new ProviderContext("bench", dir, Map.of(), embedder))) {
+              .open(new ProviderContext("bench", dir, settings, embedder))) {
         for (MemoryRecord r : b.turns) {
           store.put(r);
         }

@@ -42,7 +42,10 @@ enum Fusion {
   static final int RRF_K = 60;
 
   /** The weight {@code w} of vector similarity in {@link #BLEND}. */
-  static final float VECTOR_WEIGHT = 0.5f;
+  static final float VECTOR_WEIGHT = 0.8f;
+
+  /** The share of the {@link #BLEND} score a query word naming the record's speaker adds. */
+  static final float SPEAKER_WEIGHT = 0.05f;
 
   /** The {@link #settingValue()} of every mode. */
   static final Set<String> SETTING_VALUES =
@@ -55,9 +58,16 @@ enum Fusion {
    * @param bm25Rank 1-based rank in the BM25 list, or 0 when absent from it
    * @param vector {@code v} in 0..1
    * @param bm25 {@code b} in 0..1
+   * @param speaker whether a query word names the record's speaker ({@link #BLEND} only)
    */
   float score(
-      boolean knnActive, boolean bm25Active, int knnRank, int bm25Rank, float vector, float bm25) {
+      boolean knnActive,
+      boolean bm25Active,
+      int knnRank,
+      int bm25Rank,
+      float vector,
+      float bm25,
+      boolean speaker) {
     float s =
         switch (this) {
           case RRF -> {
@@ -75,10 +85,11 @@ enum Fusion {
             yield (float) (sum * (RRF_K + 1) / active);
           }
           case BLEND -> {
+            float cue = speaker ? SPEAKER_WEIGHT : 0f;
             if (knnActive && bm25Active) {
-              yield VECTOR_WEIGHT * vector + (1 - VECTOR_WEIGHT) * bm25;
+              yield (1 - SPEAKER_WEIGHT) * (VECTOR_WEIGHT * vector + (1 - VECTOR_WEIGHT) * bm25) + cue;
             }
-            yield knnActive ? vector : bm25Active ? bm25 : 0f;
+            yield knnActive ? vector : bm25Active ? (1 - SPEAKER_WEIGHT) * bm25 + cue : 0f;
           }
         };
     return Math.min(1f, Math.max(0f, s));

@@ -18,11 +18,16 @@ import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.CombinedFieldQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
@@ -32,6 +37,7 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.VectorUtil;
 
 /**
@@ -69,6 +75,12 @@ import org.apache.lucene.util.VectorUtil;
  * <p>Thread-safe: it keeps no state between searches.
  */
 final class HybridSearcher {
+  /** The BM25F weight of content, summary and tags (CombinedFieldQuery weights are at least 1). */
+  static final float CONTENT_FIELD_WEIGHT = 2f;
+
+  /** The BM25F weight of context: a word of the context counts half one of the content. */
+  static final float CONTEXT_FIELD_WEIGHT = 1f;
+
   /** The deepest either ranked list goes. */
   static final int MAX_DEPTH = 10_000;
 
@@ -130,6 +142,7 @@ final class HybridSearcher {
     int bm25Rank;
     float vector = Float.NaN;
     float bm25;
+    boolean speaker;
     float score;
 
     Candidate(int doc) {
@@ -158,7 +171,12 @@ final class HybridSearcher {
     if (bm25Active) {
       BooleanQuery.Builder b = new BooleanQuery.Builder();
       for (String t : terms) {
-        b.add(new TermQuery(new Term(RecordDocument.TEXT, t)), Occur.SHOULD);
+        b.add(
+            new CombinedFieldQuery.Builder(t)
+                .addField(RecordDocument.TEXT, CONTENT_FIELD_WEIGHT)
+                .addField(RecordDocument.CONTEXT, CONTEXT_FIELD_WEIGHT)
+                .build(),
+            Occur.SHOULD);
       }
       b.setMinimumNumberShouldMatch(1);
       b.add(filter, Occur.FILTER);
@@ -174,10 +192,13 @@ final class HybridSearcher {
     if (knnActive && fusion == Fusion.BLEND) {
       fillVectorScores(s, candidates, vector);
     }
+    if (bm25Active && fusion == Fusion.BLEND) {
+      markSpeakers(s, candidates, terms);
+    }
     List<Candidate> ranked = new ArrayList<>(candidates.size());
     for (Candidate c : candidates.values()) {
       float v = Float.isNaN(c.vector) ? 0f : c.vector;
-      c.score = fusion.score(knnActive, bm25Active, c.knnRank, c.bm25Rank, v, c.bm25);
+      c.score = fusion.score(knnActive, bm25Active, c.knnRank, c.bm25Rank, v, c.bm25, c.speaker);
       if (c.score >= query.minScore()) {
         ranked.add(c);
       }
@@ -244,6 +265,43 @@ final class HybridSearcher {
       if (it.docID() == target) {
         c.vector = clamp(VectorUtil.dotProduct(q, values.vectorValue(it.index())));
       }
+    }
+  }
+
+  /** Marks the candidates whose speaker label holds one of the query's {@code terms}. */
+  private static void markSpeakers(
+      IndexSearcher s, Map<Integer, Candidate> candidates, List<String> terms) throws IOException {
+    int[] docs = candidates.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    int from = 0;
+    while (from < docs.length) {
+      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[from], leaves));
+      int end = leaf.docBase + leaf.reader().maxDoc();
+      int to = from;
+      while (to < docs.length && docs[to] < end) {
+        to++;
+      }
+      Terms speakers = leaf.reader().terms(RecordDocument.SPEAKER);
+      if (speakers != null) {
+        TermsEnum te = speakers.iterator();
+        for (String t : terms) {
+          if (!te.seekExact(new BytesRef(t))) {
+            continue;
+          }
+          PostingsEnum postings = te.postings(null, PostingsEnum.NONE);
+          for (int i = from; i < to; i++) {
+            int target = docs[i] - leaf.docBase;
+            int at = postings.docID() < target ? postings.advance(target) : postings.docID();
+            if (at == DocIdSetIterator.NO_MORE_DOCS) {
+              break;
+            }
+            if (at == target) {
+              candidates.get(docs[i]).speaker = true;
+            }
+          }
+        }
+      }
+      from = to;
     }
   }
 
