@@ -63,12 +63,12 @@ public final class HybridIndex {
   private static final int INITIAL_SLOTS = 16;
 
   /** The weight of the cosine similarity in the score. */
-  static final double MEANING_WEIGHT = 0.76;
+  static final double MEANING_WEIGHT = 0.8;
 
   /** The weight of the normalised BM25F score. */
-  static final double WORD_WEIGHT = 0.19;
+  static final double WORD_WEIGHT = 0.2;
 
-  /** The weight of a query word naming the record's speaker. */
+  /** What a query word naming the record's speaker adds to the score (clamped to 1). */
   static final double SPEAKER_WEIGHT = 0.05;
 
   /** How much a word of the context counts against one of the content, in BM25F. */

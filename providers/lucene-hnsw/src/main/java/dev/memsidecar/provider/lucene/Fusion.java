@@ -44,7 +44,7 @@ enum Fusion {
   /** The weight {@code w} of vector similarity in {@link #BLEND}. */
   static final float VECTOR_WEIGHT = 0.8f;
 
-  /** The share of the {@link #BLEND} score a query word naming the record's speaker adds. */
+  /** What a query word naming the record's speaker adds to its {@link #BLEND} score. */
   static final float SPEAKER_WEIGHT = 0.05f;
 
   /** The {@link #settingValue()} of every mode. */
@@ -87,9 +87,9 @@ enum Fusion {
           case BLEND -> {
             float cue = speaker ? SPEAKER_WEIGHT : 0f;
             if (knnActive && bm25Active) {
-              yield (1 - SPEAKER_WEIGHT) * (VECTOR_WEIGHT * vector + (1 - VECTOR_WEIGHT) * bm25) + cue;
+              yield VECTOR_WEIGHT * vector + (1 - VECTOR_WEIGHT) * bm25 + cue;
             }
-            yield knnActive ? vector : bm25Active ? (1 - SPEAKER_WEIGHT) * bm25 + cue : 0f;
+            yield knnActive ? vector : bm25Active ? bm25 + cue : 0f;
           }
         };
     return Math.min(1f, Math.max(0f, s));

@@ -195,7 +195,7 @@ class TestLuceneHnswStore {
   }
 
   @Test
-  public void blendScoresHalfCosineAndHalfBm25OfTheQuerysBestMatch() {
+  public void blendScoresMostlyCosineAndPartlyBm25OfTheQuerysBestMatch() {
     HashEmbedder embedder = new HashEmbedder();
     LuceneHnswStore store = open(dir, Map.of("fusion", "blend"), embedder);
     String text = "release train leaves on thursday";
@@ -210,19 +210,43 @@ class TestLuceneHnswStore {
     assertEquals(1f, hits.get(0).score(), 1e-5f);
     float[] q = embedder.embed(text);
     for (ScoredRecord h : hits.subList(1, hits.size())) {
-      float halfCosine =
-          0.5f * Math.max(0f, Embedder.cosine(q, embedder.embed(h.record().indexedText())));
+      float meaning =
+          0.8f * Math.max(0f, Embedder.cosine(q, embedder.embed(h.record().indexedText())));
       assertTrue(
-          h.score() >= halfCosine - 1e-5f && h.score() <= halfCosine + 0.5f + 1e-5f,
-          h.record().id() + " scores " + h.score() + ", half its cosine is " + halfCosine);
+          h.score() >= meaning - 1e-5f && h.score() <= meaning + 0.2f + 1e-5f,
+          h.record().id() + " scores " + h.score() + ", 0.8 of its cosine is " + meaning);
     }
     ScoredRecord far = hits.get(2);
     assertEquals("far", far.record().id());
     assertEquals(
-        0.5f * Math.max(0f, Embedder.cosine(q, embedder.embed(far.record().indexedText()))),
+        0.8f * Math.max(0f, Embedder.cosine(q, embedder.embed(far.record().indexedText()))),
         far.score(),
         1e-5f,
-        "no query word: only the meaning half");
+        "no query word: only the meaning share");
+  }
+
+  @Test
+  public void aQueryNamingTheSpeakerPrefersThatSpeakersLine() {
+    LuceneHnswStore store = open(Map.of());
+    store.put(record(ALICE, "mel", "Melanie: we went camping at the lake"));
+    store.put(record(ALICE, "car", "Caroline: we went camping at the lake"));
+    assertEquals("mel", first(store, ALICE, "Where has Melanie gone camping?"));
+    assertEquals("car", first(store, ALICE, "Where has Caroline gone camping?"));
+  }
+
+  @Test
+  public void aWordInTheContentOutweighsTheSameWordInTheContext() {
+    LuceneHnswStore store = open(Map.of());
+    store.put(
+        record(ALICE, "content", "the quarterly budget").toBuilder()
+            .context("lunch with the team")
+            .build());
+    store.put(
+        record(ALICE, "context", "lunch with the team").toBuilder()
+            .context("the quarterly budget")
+            .build());
+    List<ScoredRecord> hits = store.search(ALICE, query("budget", 10));
+    assertEquals(List.of("content", "context"), ids(hits));
   }
 
   @Test
