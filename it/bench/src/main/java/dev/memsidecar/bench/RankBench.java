@@ -36,12 +36,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Fast, in-process LoCoMo evidence recall of the two rankers, for tuning: the turns of {@code
- * bench locomo} (same content and context) go straight into a {@code lucene-hnsw} store and into a
- * {@link HybridIndex} (the ranker of {@code langmem-sqlite}), with embeddings cached on disk by
- * text, so a ranking change is measured in seconds rather than minutes. Prints R@10 overall, per
- * category and per conversation for each ranker. {@code bench locomo} over gRPC stays the figure
- * of record.
+ * Fast, in-process LoCoMo evidence recall of the two rankers, for tuning: the turns of {@code bench
+ * locomo} (same content and context) go straight into a {@code lucene-hnsw} store and into a {@link
+ * HybridIndex} (the ranker of {@code langmem-sqlite}), with embeddings cached on disk by text, so a
+ * ranking change is measured in seconds rather than minutes. Prints R@10 overall, per category and
+ * per conversation for each ranker. {@code bench locomo} over gRPC stays the figure of record.
  *
  * <pre>
  * java -cp it/bench/target/memsidecar-bench.jar dev.memsidecar.bench.RankBench
@@ -49,8 +48,8 @@ import java.util.regex.Pattern;
  *     [--cache /tmp/rank-cache] [--rankers lucene,kit] [--settings K=V,...] [--sweep NAME=V1,...]
  * </pre>
  *
- * {@code --sweep} sets a system property to each value in turn before the questions are asked
- * again (the index is built once), for experimental knobs a ranker reads per search.
+ * {@code --sweep} sets a system property to each value in turn before the questions are asked again
+ * (the index is built once), for experimental knobs a ranker reads per search.
  */
 public final class RankBench {
   private static final Pattern SESSION = Pattern.compile("session_(\\d+)");
@@ -59,7 +58,8 @@ public final class RankBench {
   private static final int TOP_K = 25;
   private static final int[] KS = {5, 10, 25};
 
-  private record Question(int conv, Namespace ns, String text, int category, Set<String> evidence) {}
+  private record Question(
+      int conv, Namespace ns, String text, int category, Set<String> evidence) {}
 
   private final List<MemoryRecord> turns = new ArrayList<>();
   private final List<Question> questions = new ArrayList<>();
@@ -73,8 +73,7 @@ public final class RankBench {
     RankBench b = new RankBench();
     b.read(Path.of(o.getOrDefault("data", "/work/shared/bench/locomo-dev.json")));
     String embedderName = o.getOrDefault("embedder", "bge-small-en");
-    Embedder base =
-        embedderName.equals("hash") ? new HashEmbedder() : new BgeSmallEnEmbedder();
+    Embedder base = embedderName.equals("hash") ? new HashEmbedder() : new BgeSmallEnEmbedder();
     CachingEmbedder embedder =
         new CachingEmbedder(
             base, Path.of(o.getOrDefault("cache", "/tmp/rank-cache"), embedderName + ".bin"));
@@ -117,8 +116,7 @@ public final class RankBench {
         }
       }
       try (MemoryStore store =
-          new LuceneHnswProvider()
-              .open(new ProviderContext("bench", dir, settings, embedder))) {
+          new LuceneHnswProvider().open(new ProviderContext("bench", dir, settings, embedder))) {
         for (MemoryRecord r : b.turns) {
           store.put(r);
         }
@@ -286,8 +284,7 @@ public final class RankBench {
           }
         }
         if (!text.isEmpty() && !evidence.isEmpty()) {
-          questions.add(
-              new Question(convIndex, ns, text, qa.path("category").asInt(0), evidence));
+          questions.add(new Question(convIndex, ns, text, qa.path("category").asInt(0), evidence));
         }
       }
       convIndex++;

@@ -32,30 +32,42 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <ul>
  *   <li><b>vector score</b> {@code v = max(0, cos(q, e(r)))}, where {@code e(r)} embeds {@code
  *       content + "\n" + context};
- *   <li><b>keyword score</b> {@code k = Σ idf(t) over the distinct query keywords t that r holds /
- *       Σ idf(t) over all distinct query keywords}, where the query keywords are {@link
- *       Terms#keywords}{@code (T)}, the record's keywords are those of its content, context and
- *       tags, and {@code idf(t) = ln(1 + N / (1 + df(t)))} with {@code N} the records in this index
- *       and {@code df(t)} those holding {@code t}. A record holding every query word has {@code k =
- *       1}, and a rare word weighs more than a common one;
- *   <li><b>score</b> {@code = 0.5 v + 0.5 k}, clamped to 0..1; when the query has no keywords (only
- *       stopwords or punctuation) the score is {@code v} alone.
+ *   <li><b>keyword score</b> {@code b = BM25F(r) / the best BM25F of an admitted record} (0 when no
+ *       record holds a query keyword). Keywords are {@link Terms#keywords} with each English word
+ *       {@link Stemmer stemmed} ("painted" matches "paints"); the query's are those of {@code T}
+ *       (each counted once). BM25F ({@code k1} {@value #K1}, {@code b} {@value #B}, {@code idf(t) =
+ *       ln(1 + (N - df + 0.5) / (df + 0.5))}) counts a keyword of the context {@value
+ *       #CONTEXT_WEIGHT} as much as one of the content, summary or tags, in term frequencies and in
+ *       lengths alike: neighbouring lines help a record match, less than its own words;
+ *   <li><b>speaker cue</b> {@code s = 1} when a query keyword is a keyword of the record's speaker
+ *       label ({@link Terms#speaker}: "Caroline" in "Caroline: I went to a support group"), else 0:
+ *       a question about a person leans to what that person said;
+ *   <li><b>score</b> {@code = min(1, }{@value #MEANING_WEIGHT}{@code v + }{@value
+ *       #WORD_WEIGHT}{@code b + }{@value #SPEAKER_WEIGHT}{@code s)}; when the query has no keywords
+ *       (only stopwords or punctuation) the score is {@code v} alone.
  * </ul>
  *
- * Only records the query {@link SearchQuery#admits admits} (status, expiry at {@link
+ * The weights were chosen on the development half of LoCoMo with bge-small-en ({@code it/bench}
+ * {@code RankBench}, checked on each of its five conversations): cosine weights from 0.5 to 0.8
+ * rose steadily (R@10 0.764 to 0.793), 0.9 fell back; context at half weight beat full weight
+ * (0.797 against 0.793, multi-hop 0.415 against 0.408); the speaker cue lifted R@10 to 0.817 and
+ * multi-hop questions (about one person's activities) from 0.415 to 0.511, at a cost to adversarial
+ * questions (those that name the wrong person) of 0.04. Stemming and BM25 instead of plain keyword
+ * coverage lifted the {@code hash} embedder's R@10 from 0.695 to 0.738.
+ *
+ * <p>Only records the query {@link SearchQuery#admits admits} (status, expiry at {@link
  * SearchQuery#now()}, kinds, tags) and scoring at least {@link SearchQuery#minScore()} are hits;
  * the best {@link SearchQuery#topK()} come back highest score first, ties going to the newer update
- * time, then to the smaller id. So a record holding all the query's words gets at least 0.5 and
- * outranks records missing some of them, unless those are much closer in embedding space.
+ * time, then to the smaller id.
  *
  * <h2>Layout, cost and thread-safety</h2>
  *
  * Records sit in dense slots: embeddings in one {@code float[]} (slot-major), keywords as sorted
- * arrays of term ids from a per-index dictionary, so a search is one cache-friendly pass: {@code
- * O(N (d + |Q| log K))} for {@code N} records of {@code d} dimensions, {@code |Q|} query keywords
- * and {@code K} keywords per record, plus {@code O(N log topK)} for the selection. The dictionary
- * only grows until the index is rebuilt. Searches share a read lock and run in parallel; {@link
- * #put} and {@link #remove} take the write lock.
+ * arrays of term ids (with their counts in content and context) from a per-index dictionary, so a
+ * search is two cache-friendly passes: {@code O(N (d + |Q| log K))} for {@code N} records of {@code
+ * d} dimensions, {@code |Q|} query keywords and {@code K} keywords per record, plus {@code O(N log
+ * topK)} for the selection. The dictionary only grows until the index is rebuilt. Searches share a
+ * read lock and run in parallel; {@link #put} and {@link #remove} take the write lock.
  */
 public final class HybridIndex {
   private static final Comparator<ScoredRecord> BEST_FIRST = ScoredRecord.BEST_FIRST;
@@ -152,7 +164,8 @@ public final class HybridIndex {
         inContent[i] = (short) ((packed[i] >>> 16) & 0xFFFF);
         inContext[i] = (short) (packed[i] & 0xFFFF);
       }
-      int[] speaker = keywords(Terms.speaker(record.content())).stream().mapToInt(this::termId).toArray();
+      int[] speaker =
+          keywords(Terms.speaker(record.content())).stream().mapToInt(this::termId).toArray();
       Integer slot = slotById.get(record.id());
       if (slot == null) {
         slot = size++;

@@ -27,8 +27,8 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CombinedFieldQuery;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
@@ -48,25 +48,29 @@ import org.apache.lucene.util.VectorUtil;
  * namespace, ACTIVE, not expired at {@link SearchQuery#now()}, kinds, tags), each applied
  * <i>inside</i> its query, so a namespace of five records among millions still gets its five: a
  * {@link KnnFloatVectorQuery} with the filter (Lucene searches the HNSW graph accepting only
- * filtered documents, or scans them exactly when they are few) and a BM25 disjunction of the
- * query's analysed terms with the filter as a FILTER clause. Each list is {@code max(2 topK,
- * hnsw.ef_search)} deep, at most {@value #MAX_DEPTH}; the kNN depth is also its candidate-queue
- * size (ef). The query vector is {@link SearchQuery#vector()} made unit, or the embedding of its
- * text; a list is <i>active</i> when it can run: kNN with a non-zero query vector, BM25 with at
- * least one term after analysis.
+ * filtered documents, or scans them exactly when they are few) and a BM25F disjunction of the
+ * query's analysed terms with the filter as a FILTER clause: per term a {@link CombinedFieldQuery}
+ * over {@value RecordDocument#TEXT} (content, summary, tags; weight {@value #CONTENT_FIELD_WEIGHT})
+ * and {@value RecordDocument#CONTEXT} (weight {@value #CONTEXT_FIELD_WEIGHT}), so a word of the
+ * context counts half one of the content. The kNN list is {@code max(2 topK, hnsw.ef_search)} deep
+ * (also its candidate-queue size, ef), the BM25 list {@value #BM25_DEPTH_FACTOR} times that, each
+ * at most {@value #MAX_DEPTH}. The query vector is {@link SearchQuery#vector()} made unit, or the
+ * embedding of its text; a list is <i>active</i> when it can run: kNN with a non-zero query vector,
+ * BM25 with at least one term after analysis.
  *
  * <p><b>Scores.</b> Every hit scores in 0..1 (float rounding is clamped). Per candidate, {@code v =
  * max(0, cos(query vector, record vector))} (0 for a record without a vector, whose text embedded
- * to zeros) and {@code b = its BM25 score / the best BM25 score of this query among the records the
- * filter admits} (0 when BM25 did not find it). With {@link Fusion#BLEND}, the default, the score
- * is {@code 0.5 v + 0.5 b} with both lists active, as {@link ScoredRecord} lays out the shared
- * scale: the meaning half is the clamped cosine (computed exactly, from the stored vector, also for
- * candidates only BM25 found), and the word half is 0.5 for the best word match of the query in
- * this namespace under these filters, whether it holds every query word or one, and less in
- * proportion to BM25 for the others. With only kNN active the score is {@code v}, with only BM25
- * active {@code b}: the one signal takes the whole scale. With {@link Fusion#RRF} the score is
- * rank-based instead ({@link Fusion#RRF} says how; 1 means first in every active list) and does not
- * split into a meaning and a word half.
+ * to zeros), {@code b = its BM25F score / the best BM25F score of this query among the records the
+ * filter admits} (0 when BM25 did not find it), and {@code s = 1} when one of the query's terms is
+ * a term of the record's speaker label ({@value RecordDocument#SPEAKER}, {@link
+ * MemoryTextAnalyzer#speaker}), else 0. With {@link Fusion#BLEND}, the default, the score is {@code
+ * min(1, 0.8 v + 0.2 b + 0.05 s)} with both lists active ({@link Fusion#BLEND} says why): the
+ * meaning share is the clamped cosine (computed exactly, from the stored vector, also for
+ * candidates only BM25 found), the word share is 0.2 for the best word match of the query in this
+ * namespace under these filters and less in proportion to BM25F for the others. With only kNN
+ * active the score is {@code v}, with only BM25 active {@code min(1, b + 0.05 s)}: the one signal
+ * takes the whole scale. With {@link Fusion#RRF} the score is rank-based instead ({@link
+ * Fusion#RRF} says how; 1 means first in every active list) and does not split into shares.
  *
  * <p><b>Results.</b> Hits below {@link SearchQuery#minScore()} drop, and the best {@code topK} come
  * back in {@link ScoredRecord#BEST_FIRST} order. A query with no active list has no ranking signal:

@@ -36,8 +36,8 @@ import org.apache.lucene.util.BytesRef;
  *   <li>{@value #TEXT}: content, summary and tags, and {@value #CONTEXT}: context, analysed by
  *       {@link MemoryTextAnalyzer} for BM25F ({@link HybridSearcher}); never stored, so context is
  *       ranked on but never returned as content;
- *   <li>{@value #SPEAKER}: the speaker label of the content ({@link MemoryTextAnalyzer#speaker}), analysed;
- *       never stored;
+ *   <li>{@value #SPEAKER}: the speaker label of the content ({@link MemoryTextAnalyzer#speaker}),
+ *       analysed; never stored;
  *   <li>the vector field ({@link #vectorField}): the unit embedding of {@code content + "\n" +
  *       context} with dot-product similarity, only for ACTIVE records with a non-zero embedding
  *       (nothing else is ever searched by vector);
