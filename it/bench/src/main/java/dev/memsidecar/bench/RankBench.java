@@ -97,7 +97,11 @@ public final class RankBench {
       Map<Namespace, HybridIndex> indexes = new LinkedHashMap<>();
       for (MemoryRecord r : b.turns) {
         indexes
-            .computeIfAbsent(r.namespace(), n -> new HybridIndex(embedder.dimensions()))
+            .computeIfAbsent(
+                r.namespace(),
+                n ->
+                    new HybridIndex(
+                        embedder.dimensions(), HybridIndex.meaningWeightFor(embedder.name())))
             .put(r, embedder.embed(r.indexedText()));
       }
       for (String v : sweepValues) {

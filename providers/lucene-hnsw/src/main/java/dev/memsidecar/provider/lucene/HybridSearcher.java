@@ -64,13 +64,14 @@ import org.apache.lucene.util.VectorUtil;
  * filter admits} (0 when BM25 did not find it), and {@code s = 1} when one of the query's terms is
  * a term of the record's speaker label ({@value RecordDocument#SPEAKER}, {@link
  * MemoryTextAnalyzer#speaker}), else 0. With {@link Fusion#BLEND}, the default, the score is {@code
- * min(1, 0.8 v + 0.2 b + 0.05 s)} with both lists active ({@link Fusion#BLEND} says why): the
- * meaning share is the clamped cosine (computed exactly, from the stored vector, also for
- * candidates only BM25 found), the word share is 0.2 for the best word match of the query in this
- * namespace under these filters and less in proportion to BM25F for the others. With only kNN
- * active the score is {@code v}, with only BM25 active {@code min(1, b + 0.05 s)}: the one signal
- * takes the whole scale. With {@link Fusion#RRF} the score is rank-based instead ({@link
- * Fusion#RRF} says how; 1 means first in every active list) and does not split into shares.
+ * min(1, w v + (1 - w) b + 0.05 s)} with both lists active, {@code w} 0.8 (0.5 with the lexical
+ * {@code hash} embedder; {@link Fusion#BLEND} says why): the meaning share is the clamped cosine
+ * (computed exactly, from the stored vector, also for candidates only BM25 found), the word share
+ * is {@code 1 - w} for the best word match of the query in this namespace under these filters and
+ * less in proportion to BM25F for the others. With only kNN active the score is {@code v}, with
+ * only BM25 active {@code min(1, b + 0.05 s)}: the one signal takes the whole scale. With {@link
+ * Fusion#RRF} the score is rank-based instead ({@link Fusion#RRF} says how; 1 means first in every
+ * active list) and does not split into shares.
  *
  * <p><b>Results.</b> Hits below {@link SearchQuery#minScore()} drop, and the best {@code topK} come
  * back in {@link ScoredRecord#BEST_FIRST} order. A query with no active list has no ranking signal:
@@ -106,6 +107,7 @@ final class HybridSearcher {
   private final String vectorField;
   private final int efSearch;
   private final Fusion fusion;
+  private final float vectorWeight;
 
   /**
    * @param searchers the searchers of the index to search
@@ -125,6 +127,7 @@ final class HybridSearcher {
     this.vectorField = RecordDocument.vectorField(embedder.dimensions());
     this.efSearch = efSearch;
     this.fusion = requireNonNull(fusion, "fusion is null");
+    this.vectorWeight = Fusion.vectorWeight(embedder.name());
   }
 
   /** The hits of {@code query} in {@code namespace}, best first. */
@@ -210,7 +213,9 @@ final class HybridSearcher {
     List<Candidate> ranked = new ArrayList<>(candidates.size());
     for (Candidate c : candidates.values()) {
       float v = Float.isNaN(c.vector) ? 0f : c.vector;
-      c.score = fusion.score(knnActive, bm25Active, c.knnRank, c.bm25Rank, v, c.bm25, c.speaker);
+      c.score =
+          fusion.score(
+              vectorWeight, knnActive, bm25Active, c.knnRank, c.bm25Rank, v, c.bm25, c.speaker);
       if (c.score >= query.minScore()) {
         ranked.add(c);
       }

@@ -195,7 +195,7 @@ class TestLuceneHnswStore {
   }
 
   @Test
-  public void blendScoresMostlyCosineAndPartlyBm25OfTheQuerysBestMatch() {
+  public void blendScoresHalfCosineAndHalfBm25OfTheQuerysBestMatchWithTheHashEmbedder() {
     HashEmbedder embedder = new HashEmbedder();
     LuceneHnswStore store = open(dir, Map.of("fusion", "blend"), embedder);
     String text = "release train leaves on thursday";
@@ -210,19 +210,19 @@ class TestLuceneHnswStore {
     assertEquals(1f, hits.get(0).score(), 1e-5f);
     float[] q = embedder.embed(text);
     for (ScoredRecord h : hits.subList(1, hits.size())) {
-      float meaning =
-          0.8f * Math.max(0f, Embedder.cosine(q, embedder.embed(h.record().indexedText())));
+      float halfCosine =
+          0.5f * Math.max(0f, Embedder.cosine(q, embedder.embed(h.record().indexedText())));
       assertTrue(
-          h.score() >= meaning - 1e-5f && h.score() <= meaning + 0.2f + 1e-5f,
-          h.record().id() + " scores " + h.score() + ", 0.8 of its cosine is " + meaning);
+          h.score() >= halfCosine - 1e-5f && h.score() <= halfCosine + 0.5f + 1e-5f,
+          h.record().id() + " scores " + h.score() + ", half its cosine is " + halfCosine);
     }
     ScoredRecord far = hits.get(2);
     assertEquals("far", far.record().id());
     assertEquals(
-        0.8f * Math.max(0f, Embedder.cosine(q, embedder.embed(far.record().indexedText()))),
+        0.5f * Math.max(0f, Embedder.cosine(q, embedder.embed(far.record().indexedText()))),
         far.score(),
         1e-5f,
-        "no query word: only the meaning share");
+        "no query word: only the meaning half");
   }
 
   @Test
