@@ -164,7 +164,8 @@ final class FileVersion {
       synchronized (this) {
         out = index;
         if (out == null) {
-          out = new HybridIndex(embedder.dimensions());
+          out =
+              new HybridIndex(embedder.dimensions(), HybridIndex.meaningWeightFor(embedder.name()));
           List<MemoryRecord> toEmbed = new ArrayList<>();
           for (MemoryMarkdown.Entry e : document().entries()) {
             MemoryRecord r = e.record();

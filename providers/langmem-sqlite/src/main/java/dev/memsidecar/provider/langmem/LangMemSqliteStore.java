@@ -528,7 +528,8 @@ final class LangMemSqliteStore implements MemoryStore {
 
   private HybridIndex loadIndex(Namespace namespace) throws SQLException {
     long started = System.nanoTime();
-    HybridIndex index = new HybridIndex(embedder.dimensions());
+    HybridIndex index =
+        new HybridIndex(embedder.dimensions(), HybridIndex.meaningWeightFor(embedder.name()));
     int width = RecordRows.COLUMNS.size();
     int reembedded =
         pool.call(
