@@ -26,7 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -489,28 +488,15 @@ public final class ConfigLoader {
     }
     String data = envValue(env, ENV_DATA);
     if (data != null) {
-      draft.dataDir =
-          resolveData(
-              workspace,
-              data,
-              (key, problem) -> new ConfigException(ENVIRONMENT + ": " + key + " " + problem),
-              ENV_DATA);
+      draft.dataDir = resolveData(workspace, data, ENVIRONMENT_PROBLEM, ENV_DATA);
     }
     String socket = envValue(env, ENV_UNIX_SOCKET);
     if (socket != null) {
-      draft.unixSocket =
-          resolveData(
-              workspace,
-              socket,
-              (key, problem) -> new ConfigException(ENVIRONMENT + ": " + key + " " + problem),
-              ENV_UNIX_SOCKET);
+      draft.unixSocket = resolveData(workspace, socket, ENVIRONMENT_PROBLEM, ENV_UNIX_SOCKET);
     }
     String token = envValue(env, ENV_AUTH_TOKEN);
     if (token != null) {
-      draft.authToken =
-          checkToken(
-              token,
-              problem -> new ConfigException(ENVIRONMENT + ": " + ENV_AUTH_TOKEN + " " + problem));
+      draft.authToken = checkToken(token, ENV_AUTH_TOKEN, ENVIRONMENT_PROBLEM);
     }
     String capture = envValue(env, ENV_TOOL_MEMORY_CAPTURE);
     if (capture != null) {
@@ -596,13 +582,16 @@ public final class ConfigLoader {
       throw auth.invalid("tokenFile", "cannot be read: " + file + " (" + e.getMessage() + ")");
     }
     return checkToken(
-        text.strip(), problem -> auth.invalid("tokenFile", "holds a token that " + problem));
+        text.strip(),
+        "tokenFile",
+        (key, problem) -> auth.invalid(key, "holds a token that " + problem));
   }
 
   /** {@code token} if it is 16..1024 printable ASCII characters; never shown in a message. */
-  private static String checkToken(String token, Function<String, ConfigException> problem) {
+  private static String checkToken(String token, String key, Problem problem) {
     if (token.length() < MIN_TOKEN_CHARS || token.length() > MAX_TOKEN_CHARS) {
-      throw problem.apply(
+      throw problem.at(
+          key,
           "must be "
               + MIN_TOKEN_CHARS
               + ".."
@@ -611,11 +600,15 @@ public final class ConfigLoader {
               + token.length());
     }
     if (!token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-      throw problem.apply(
-          "must be printable ASCII without spaces (it travels in an HTTP/2 header)");
+      throw problem.at(
+          key, "must be printable ASCII without spaces (it travels in an HTTP/2 header)");
     }
     return token;
   }
+
+  /** A problem with a value from the environment: "environment: KEY problem". */
+  private static final Problem ENVIRONMENT_PROBLEM =
+      (key, problem) -> new ConfigException(ENVIRONMENT + ": " + key + " " + problem);
 
   /** How a value check reports a problem: the key and what is wrong with it. */
   private interface Problem {
