@@ -11,6 +11,7 @@ import java.util.Map;
  * @param profiles the active profiles
  * @param flags the four flags
  * @param embedder the embedder's name
+ * @param embedderDimensions the length of the embedder's vectors
  * @param plugins the plugins loaded from the plugins folder
  * @param extractor the extractor EndRun uses
  */
@@ -19,6 +20,7 @@ public record EngineStatus(
     List<ProfileStatus> profiles,
     Flags flags,
     String embedder,
+    int embedderDimensions,
     List<String> plugins,
     String extractor) {
 

@@ -307,7 +307,13 @@ public final class MemoryEngine implements AutoCloseable {
                         e.service().details()))
             .toList();
     return new EngineStatus(
-        found, list, access.flags(), embedder.name(), plugins.names(), runs.extractor());
+        found,
+        list,
+        access.flags(),
+        embedder.name(),
+        embedder.dimensions(),
+        plugins.names(),
+        runs.extractor());
   }
 
   /** Ends every watch, closes every store and the control store, then the plugins' loaders. */

@@ -94,6 +94,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
         GetStatusResponse.newBuilder()
             .setVersion(version)
             .setEmbedder(status.embedder())
+            .setEmbedderDimensions(status.embedderDimensions())
             .setExtractor(status.extractor())
             .addAllPlugins(status.plugins())
             .setFlags(

@@ -7,6 +7,7 @@ import static dev.memsidecar.it.Fixtures.workspace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.memsidecar.proto.v1.GetStatusRequest;
+import dev.memsidecar.proto.v1.GetStatusResponse;
 import dev.memsidecar.proto.v1.Memory;
 import dev.memsidecar.proto.v1.Scope;
 import java.nio.file.Path;
@@ -44,9 +45,9 @@ class TestSemanticRecall {
   void theDefaultModelFindsMemoriesByMeaningOnEveryProvider() {
     profiles();
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
-      assertEquals(
-          "bge-small-en",
-          sidecar.admin().getStatus(GetStatusRequest.getDefaultInstance()).getEmbedder());
+      GetStatusResponse status = sidecar.admin().getStatus(GetStatusRequest.getDefaultInstance());
+      assertEquals("bge-small-en", status.getEmbedder());
+      assertEquals(384, status.getEmbedderDimensions(), "bge-small-en's vectors");
       Scope scope = workspace(uniqueId("ws"));
       for (String profile : PROFILES) {
         assertEachQuestionFindsItsMemory(
