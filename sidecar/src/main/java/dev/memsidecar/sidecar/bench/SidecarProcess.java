@@ -256,6 +256,16 @@ public final class SidecarProcess implements AutoCloseable {
     return process.exitValue();
   }
 
+  /**
+   * Kills the child with SIGKILL ({@code kill -9}: no shutdown hook, no close of its stores) and
+   * waits for it to be gone; closes the channel.
+   */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor();
+    channel.shutdownNow();
+  }
+
   /** Terminates the child if it still runs and deletes its stderr file. */
   @Override
   public void close() throws IOException, InterruptedException {

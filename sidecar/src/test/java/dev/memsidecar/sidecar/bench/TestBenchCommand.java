@@ -44,10 +44,11 @@ class TestBenchCommand {
   }
 
   @Test
-  void helpListsBothBenchmarks() {
+  void helpListsEveryBenchmark() {
     assertEquals(0, bench("--help"));
     assertTrue(out().contains("locomo"), out());
     assertTrue(out().contains("load"), out());
+    assertTrue(out().contains("crash"), out());
   }
 
   @Test
@@ -66,7 +67,7 @@ class TestBenchCommand {
 
   @Test
   void benchAloneAsksForABenchmark() {
-    assertUsageError("locomo or load");
+    assertUsageError("locomo, load or crash");
   }
 
   @Test
@@ -100,6 +101,14 @@ class TestBenchCommand {
     assertUsageError("--clients", "load", "--clients", "1,0");
     assertUsageError("--starts", "load", "--starts", "0");
     assertUsageError("--searches", "load", "--searches", "-1");
+  }
+
+  @Test
+  void crashCountsMustMakeSense() {
+    assertUsageError("--cycles", "crash", "--cycles", "0");
+    assertUsageError("--records", "crash", "--cycles", "5", "--records", "4");
+    assertUsageError("--clients", "crash", "--clients", "0");
+    assertUsageError("--provider", "crash", "--provider", "lucene hnsw");
   }
 
   @Test
