@@ -9,10 +9,14 @@ import java.util.Locale;
  *   <li>{@code WRITE_DELAY=0}: H2's default (500 ms) commits a transaction in memory and writes it
  *       to the file later from a background thread, so a {@code kill -9} would lose the last half
  *       second of acknowledged writes. With 0 the committing thread writes the chunk to the file
- *       (the OS page cache) before {@code commit()} returns: it survives the death of the process,
- *       not a power cut (no fsync). Any other {@code WRITE_DELAY} is rejected.
- *   <li>{@code FILE_LOCK=FILE} (H2's default, stated so it stays): a second process opening the
- *       same file fails instead of corrupting it. {@code FILE_LOCK=NO} is rejected.
+ *       (the OS page cache) before {@code commit()} returns: it survives the death of the process;
+ *       the housekeeping below forces it to disk about every half second. Any other {@code
+ *       WRITE_DELAY} is rejected.
+ *   <li>{@code FILE_LOCK=FS}: H2 2.x's default, stated so it stays: the database file is locked by
+ *       the operating system, so a second process opening it fails instead of corrupting it, and
+ *       the lock goes with the process that held it. ({@code FILE_LOCK=FILE}, a lock file with a
+ *       watchdog thread, makes the next open after a {@code kill -9} wait about 4 s to be sure the
+ *       lock file is stale.) {@code FILE_LOCK=NO} is rejected.
  *   <li>{@code DB_CLOSE_ON_EXIT=FALSE}: the engine closes the store after draining requests; H2's
  *       own shutdown hook would close it under requests still in flight. Every write is on file
  *       when it returns, so nothing depends on a clean close.
@@ -22,9 +26,10 @@ import java.util.Locale;
  *       transaction holds, such as the key of a run two retries insert at once.
  * </ul>
  *
- * <p>The price of {@code WRITE_DELAY=0} is one MVStore chunk per commit; H2 reuses the space of
- * chunks dead for longer than 45 s, so the file grows to about 45 s worth of commits and then
- * barely grows (measured for the langmem-sqlite provider, which opens H2 the same way).
+ * <p>The price of {@code WRITE_DELAY=0} is one MVStore chunk per commit and no background thread,
+ * so H2 itself never compacts the file; {@link H2ControlStore} runs {@link
+ * dev.memsidecar.provider.h2.H2Housekeeping} on it (an fsync and a bounded compaction every half
+ * second while it is written), as the langmem-sqlite provider does.
  */
 record H2ControlDialect() implements ControlDialect {
   static final String PREFIX = "jdbc:h2:";
@@ -54,7 +59,7 @@ record H2ControlDialect() implements ControlDialect {
     }
     String fileLock = option(url, "FILE_LOCK");
     if (fileLock == null) {
-      out.append(";FILE_LOCK=FILE");
+      out.append(";FILE_LOCK=FS");
     } else if (fileLock.trim().equalsIgnoreCase("NO")) {
       throw new IllegalArgumentException(
           "H2 option FILE_LOCK=NO would let two processes corrupt one database file");

@@ -12,6 +12,7 @@ import dev.memsidecar.core.run.RunSnapshot;
 import dev.memsidecar.core.toolrules.ToolDenial;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolStats;
+import dev.memsidecar.provider.h2.H2Housekeeping;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Every write is committed before its method returns, with H2's {@code WRITE_DELAY=0}: a {@code
  * kill -9} of the process loses nothing acknowledged (a power cut may: there is no fsync). H2's
- * {@code FILE_LOCK=FILE} keeps a second process out of the same database.
+ * {@code FILE_LOCK=FS} keeps a second process out of the same database.
  *
  * <p>First writer wins: a snapshot is inserted under its run's primary key, and when the key exists
  * the stored snapshot is returned if still live, or replaced only if it is the same expired one
@@ -98,14 +99,20 @@ public final class H2ControlStore implements ControlStore {
   private final String url;
   private final ControlDialect dialect;
   private final ControlConnections connections;
+  private final H2Housekeeping housekeeping;
   private final ReentrantLock auditLock = new ReentrantLock();
   private final ConcurrentLinkedQueue<PendingDecisions> pendingDecisions =
       new ConcurrentLinkedQueue<>();
 
-  private H2ControlStore(String url, ControlDialect dialect, ControlConnections connections) {
+  private H2ControlStore(
+      String url,
+      ControlDialect dialect,
+      ControlConnections connections,
+      H2Housekeeping housekeeping) {
     this.url = url;
     this.dialect = dialect;
     this.connections = connections;
+    this.housekeeping = housekeeping;
   }
 
   /**
@@ -153,6 +160,7 @@ public final class H2ControlStore implements ControlStore {
     Properties props = new Properties();
     props.putAll(credentials);
     ControlConnections connections = null;
+    H2Housekeeping housekeeping;
     try {
       connections =
           new ControlConnections(() -> DriverManager.getConnection(url, props), POOL_SIZE);
@@ -166,6 +174,7 @@ public final class H2ControlStore implements ControlStore {
                 + ", written by a later release; this one reads up to "
                 + ControlSchema.VERSION);
       }
+      housekeeping = connections.call(c -> H2Housekeeping.start(c, "the control store"));
     } catch (SQLException e) {
       closeQuietly(connections);
       throw new StartupException(
@@ -175,7 +184,7 @@ public final class H2ControlStore implements ControlStore {
       throw e;
     }
     LOG.log(Level.INFO, () -> "control store opened at " + url + " (" + dialect.name() + ")");
-    return new H2ControlStore(url, dialect, connections);
+    return new H2ControlStore(url, dialect, connections, housekeeping);
   }
 
   @Override
@@ -699,6 +708,7 @@ public final class H2ControlStore implements ControlStore {
   @Override
   public void close() {
     if (!connections.isClosed()) {
+      housekeeping.close();
       connections.close();
       LOG.log(Level.DEBUG, () -> "control store at " + url + " closed");
     }

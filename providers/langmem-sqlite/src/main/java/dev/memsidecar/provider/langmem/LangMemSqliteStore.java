@@ -14,6 +14,7 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.provider.h2.H2Housekeeping;
 import dev.memsidecar.toolkit.HybridIndex;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
@@ -88,6 +89,7 @@ final class LangMemSqliteStore implements MemoryStore {
   private final String connectUrl;
   private final Embedder embedder;
   private final ConnectionPool pool;
+  private final H2Housekeeping housekeeping;
   private final String upsertRecord;
   private final String upsertVector;
   private final NamespaceIndexCache indexes = new NamespaceIndexCache(INDEXED_NAMESPACES);
@@ -118,11 +120,13 @@ final class LangMemSqliteStore implements MemoryStore {
       String connectUrl,
       Embedder embedder,
       SqlDialect dialect,
-      ConnectionPool pool) {
+      ConnectionPool pool,
+      H2Housekeeping housekeeping) {
     this.profileId = profileId;
     this.connectUrl = connectUrl;
     this.embedder = embedder;
     this.pool = pool;
+    this.housekeeping = housekeeping;
     this.upsertRecord = dialect.upsert(RecordRows.TABLE, RecordRows.COLUMNS, RecordRows.KEY);
     this.upsertVector = dialect.upsert(Schema.VECTORS, Schema.VECTOR_COLUMNS, Schema.VECTOR_KEY);
     for (int i = 0; i < stripes.length; i++) {
@@ -160,6 +164,7 @@ final class LangMemSqliteStore implements MemoryStore {
       props.setProperty("password", password);
     }
     ConnectionPool pool = null;
+    H2Housekeeping housekeeping;
     try {
       Driver driver = driverFor(connectUrl);
       ConnectionPool.Opener opener =
@@ -185,6 +190,8 @@ final class LangMemSqliteStore implements MemoryStore {
             null);
       }
       pool.call(c -> Reembedding.run(c, embedder, profileId));
+      housekeeping =
+          pool.call(c -> H2Housekeeping.start(c, "langmem-sqlite profile '" + profileId + "'"));
     } catch (SQLException e) {
       closeQuietly(pool);
       throw MemoryException.unavailable(
@@ -209,7 +216,7 @@ final class LangMemSqliteStore implements MemoryStore {
                 connectUrl,
                 dialect.name(),
                 poolSize));
-    return new LangMemSqliteStore(profileId, connectUrl, embedder, dialect, pool);
+    return new LangMemSqliteStore(profileId, connectUrl, embedder, dialect, pool, housekeeping);
   }
 
   @Override
@@ -337,6 +344,7 @@ final class LangMemSqliteStore implements MemoryStore {
       return;
     }
     closed = true;
+    housekeeping.close();
     pool.close();
     indexes.clear();
     LOG.log(
