@@ -21,9 +21,11 @@ import java.util.List;
  * deepagentsMem.read/write}. A read-only request may read anything the flags allow and write
  * nothing: Remember, ForgetMemory, WriteMemoryFile and EditMemoryFile are all PERMISSION_DENIED.
  *
- * <p>Checks run in a fixed order, so one bad request always gets the same status: unknown profile
- * (NOT_FOUND), bad or missing scope id (INVALID_ARGUMENT), access (PERMISSION_DENIED), capability
- * (UNIMPLEMENTED). Thread-safe and stateless.
+ * <p>Checks run in a fixed order, so one bad request always gets the same status: malformed profile
+ * name (INVALID_ARGUMENT: no profile can have it), unknown profile (NOT_FOUND), bad or missing
+ * scope id (INVALID_ARGUMENT; every id the scope carries is checked, see {@link
+ * NamespaceResolver#requireIds}), access (PERMISSION_DENIED), capability (UNIMPLEMENTED).
+ * Thread-safe and stateless.
  */
 public final class AccessPolicy {
   /** Profile used by record calls that name none. */
@@ -68,12 +70,13 @@ public final class AccessPolicy {
    * The way into one profile for {@code access}, or the reason there is none.
    *
    * @param profileId the profile; empty means {@value #DEFAULT_PROFILE}
-   * @throws MemoryException NOT_FOUND for an unknown profile, INVALID_ARGUMENT for a bad or missing
-   *     scope id, PERMISSION_DENIED when a flag, the enabled bit or a read-only request forbids the
-   *     access, UNIMPLEMENTED when the profile keeps no records or no memory file
+   * @throws MemoryException INVALID_ARGUMENT for a malformed profile name, NOT_FOUND for an unknown
+   *     profile, INVALID_ARGUMENT for a bad or missing scope id, PERMISSION_DENIED when a flag, the
+   *     enabled bit or a read-only request forbids the access, UNIMPLEMENTED when the profile keeps
+   *     no records or no memory file
    */
   public Target resolve(Scope scope, String profileId, Access access, RequestOptions options) {
-    ActiveProfile profile = profiles.get(profileId.isEmpty() ? DEFAULT_PROFILE : profileId);
+    ActiveProfile profile = profile("profile", profileId.isEmpty() ? DEFAULT_PROFILE : profileId);
     Namespace ns = namespaces.resolve(scope, profile.spec());
     checkAllowed(profile, access, options);
     return new Target(profile, ns, storeFor(profile, access));
@@ -88,7 +91,7 @@ public final class AccessPolicy {
    * @return the workspace id
    */
   public String workspace(Scope scope, Access access, RequestOptions options) {
-    String workspaceId = Ids.require("scope.workspace_id", scope.workspaceId());
+    String workspaceId = NamespaceResolver.requireIds(scope);
     if (access.writes() && options.readOnly()) {
       throw MemoryException.permissionDenied(READ_ONLY);
     }
@@ -108,12 +111,12 @@ public final class AccessPolicy {
     if (access != Access.RECALL && access != Access.FILES_READ) {
       throw new IllegalArgumentException("readable() is for RECALL and FILES_READ: " + access);
     }
-    Ids.require("scope.workspace_id", scope.workspaceId());
+    NamespaceResolver.requireIds(scope);
     // Named profiles, or an id that was sent, must resolve: a malformed id fails closed.
     List<ActiveProfile> candidates =
         profileIds.isEmpty()
             ? profiles.all().stream().filter(p -> namespaces.hasIdFor(scope, p.spec())).toList()
-            : profileIds.stream().distinct().map(profiles::get).toList();
+            : profileIds.stream().distinct().map(id -> profile("profiles", id)).toList();
     List<Target> out = new ArrayList<>();
     for (ActiveProfile p : candidates) {
       Namespace ns = namespaces.resolve(scope, p.spec());
@@ -122,6 +125,16 @@ public final class AccessPolicy {
       }
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * The profile {@code id}: INVALID_ARGUMENT naming {@code field} when it is not even a valid id
+   * (profile names are ids, so a huge or malformed one is refused without a lookup), else as {@link
+   * ProfileCatalog#get}.
+   */
+  private ActiveProfile profile(String field, String id) {
+    Ids.require(field, id);
+    return profiles.get(id);
   }
 
   private void checkAllowed(ActiveProfile profile, Access access, RequestOptions options) {

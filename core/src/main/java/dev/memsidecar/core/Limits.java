@@ -36,6 +36,9 @@ public final class Limits {
   /** Profiles one Search may name. */
   public static final int MAX_PROFILES = 32;
 
+  /** Kinds one Search may name (there are three; repeats count). */
+  public static final int MAX_KINDS = 8;
+
   public static final int DEFAULT_TOP_K = 8;
   public static final int MAX_TOP_K = 100;
   public static final int DEFAULT_PAGE_SIZE = 50;

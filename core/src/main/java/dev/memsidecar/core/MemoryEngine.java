@@ -241,7 +241,7 @@ public final class MemoryEngine implements AutoCloseable {
    */
   public DecisionPage writeDecisions(
       Scope scope, String runId, WriteDecision.Outcome outcome, int pageSize, String pageToken) {
-    Ids.require("scope.workspace_id", scope.workspaceId());
+    NamespaceResolver.requireIds(scope);
     if (!runId.isEmpty()) {
       Ids.require("run_id", runId);
     }

@@ -16,13 +16,14 @@ import dev.memsidecar.core.config.ProfileSpec;
  * session    &lt;workspaceId&gt;:session:&lt;sessionId&gt;:&lt;profile&gt;
  * </pre>
  *
- * Since ids cannot hold ':', no two (scope, profile) pairs share a namespace.
+ * Since ids cannot hold ':', no two (scope, profile) pairs share a namespace. Every id the scope
+ * carries is checked, also those the profile does not use ({@link #requireIds}).
  */
 public final class NamespaceResolver {
 
   /** The namespace of {@code profile} for {@code scope}. */
   public Namespace resolve(Scope scope, ProfileSpec profile) {
-    String ws = Ids.require("scope.workspace_id", scope.workspaceId());
+    String ws = requireIds(scope);
     String id = profile.id();
     return Namespace.of(
         switch (profile.scopeKind()) {
@@ -32,6 +33,22 @@ public final class NamespaceResolver {
           case SESSION ->
               ws + ":session:" + require("scope.session_id", scope.sessionId(), id) + ":" + id;
         });
+  }
+
+  /**
+   * Checks every id of {@code scope}, whether or not the call needs it: the workspace id is
+   * required, the others may be empty and otherwise must be valid ids. So an over-long or malformed
+   * id is refused at once (INVALID_ARGUMENT naming it, its value quoted cut to 80 characters) even
+   * where it would be ignored, such as a user id sent to a workspace profile or to the tool rules.
+   *
+   * @return the workspace id
+   */
+  public static String requireIds(Scope scope) {
+    String ws = Ids.require("scope.workspace_id", scope.workspaceId());
+    optionalId("scope.user_id", scope.userId());
+    optionalId("scope.agent_id", scope.agentId());
+    optionalId("scope.session_id", scope.sessionId());
+    return ws;
   }
 
   /**
@@ -47,6 +64,12 @@ public final class NamespaceResolver {
           case SESSION -> scope.sessionId();
         };
     return !id.isEmpty();
+  }
+
+  private static void optionalId(String field, String id) {
+    if (!id.isEmpty()) {
+      Ids.require(field, id);
+    }
   }
 
   private static String require(String field, String value, String profileId) {

@@ -29,9 +29,12 @@ public record RequestOptions(boolean readOnly, BooleanSupplier cancelled) {
 
   /**
    * The options a request's {@code metadata} asks for: read-only when {@code memoryWrite} is {@code
-   * "false"} (any case, surrounding spaces ignored).
+   * "false"} (any case, surrounding spaces ignored). Every RPC with request metadata passes it
+   * here, so it is held to {@link Limits#checkMetadata}'s bounds on each of them (INVALID_ARGUMENT
+   * naming {@code metadata}) before any other work.
    */
   public static RequestOptions fromMetadata(Map<String, String> metadata) {
+    Limits.checkMetadata(metadata);
     String value = metadata.getOrDefault(MEMORY_WRITE, "");
     return new RequestOptions(
         value.strip().toLowerCase(Locale.ROOT).equals("false"), DEFAULT.cancelled());

@@ -46,4 +46,27 @@ class TestNamespaceResolver {
     assertFalse(resolver.hasIdFor(Scope.workspace("w"), user));
     assertTrue(resolver.hasIdFor(Scope.user("w", "al ice"), user));
   }
+
+  @Test
+  void everyIdTheScopeCarriesIsCheckedAlsoWhenTheProfileDoesNotUseIt() {
+    ProfileSpec workspace = ProfileSpec.of("w", ScopeKind.WORKSPACE);
+    String huge = "x".repeat(1024 * 1024);
+    MemoryException e =
+        assertThrows(
+            MemoryException.class, () -> resolver.resolve(new Scope("w", "", huge, ""), workspace));
+    assertEquals("scope.agent_id", e.field());
+    assertTrue(e.getMessage().length() < 300, "the id is quoted cut: " + e.getMessage().length());
+    e =
+        assertThrows(
+            MemoryException.class,
+            () -> NamespaceResolver.requireIds(new Scope("w", "al ice", "", "")));
+    assertEquals("scope.user_id", e.field());
+    e =
+        assertThrows(
+            MemoryException.class,
+            () -> NamespaceResolver.requireIds(new Scope("w", "", "", "..")));
+    assertEquals("scope.session_id", e.field());
+    assertEquals("w", NamespaceResolver.requireIds(Scope.workspace("w")));
+    assertEquals("easynet", NamespaceResolver.requireIds(full));
+  }
 }

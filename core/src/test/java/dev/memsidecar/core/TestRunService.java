@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
+import dev.memsidecar.api.ToolCall;
 import dev.memsidecar.conformance.InMemoryProvider;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.RunConfig;
@@ -402,5 +403,48 @@ class TestRunService {
                     RequestOptions.DEFAULT));
     assertEquals("tools", badTool.field());
     assertTrue(Set.of(MemoryException.Code.INVALID_ARGUMENT).contains(badTool.code()));
+  }
+
+  @Test
+  void endRunRefusesOversizedToolCallErrorsAndRecordsNothing() {
+    MemoryEngine e = engine();
+    ToolCall longCategory =
+        new ToolCall("send_email", false, "c".repeat(RunService.MAX_ERROR_CATEGORY_CHARS + 1), "");
+    MemoryException badCategory =
+        assertThrows(
+            MemoryException.class,
+            () ->
+                e.endRun(
+                    new EndRunInput(ALICE, "r1", "hi", "", List.of(longCategory), Map.of()),
+                    RequestOptions.DEFAULT));
+    assertEquals("tool_calls.error_category", badCategory.field());
+    assertEquals(MemoryException.Code.INVALID_ARGUMENT, badCategory.code());
+    ToolCall longMessage =
+        new ToolCall(
+            "send_email", false, "timeout", "m".repeat(RunService.MAX_ERROR_MESSAGE_BYTES + 1));
+    MemoryException badMessage =
+        assertThrows(
+            MemoryException.class,
+            () ->
+                e.endRun(
+                    new EndRunInput(ALICE, "r2", "hi", "", List.of(longMessage), Map.of()),
+                    RequestOptions.DEFAULT));
+    assertEquals("tool_calls.error_message", badMessage.field());
+    assertEquals(MemoryException.Code.RESOURCE_EXHAUSTED, badMessage.code());
+    assertEquals(
+        0,
+        e.toolRules().stats(ALICE, "send_email", RequestOptions.DEFAULT).calls(),
+        "no call was counted");
+
+    ToolCall atTheBounds =
+        new ToolCall(
+            "send_email",
+            false,
+            "c".repeat(RunService.MAX_ERROR_CATEGORY_CHARS),
+            "m".repeat(RunService.MAX_ERROR_MESSAGE_BYTES));
+    e.endRun(
+        new EndRunInput(ALICE, "r3", "hi", "", List.of(atTheBounds), Map.of()),
+        RequestOptions.DEFAULT);
+    assertEquals(1, e.toolRules().stats(ALICE, "send_email", RequestOptions.DEFAULT).calls());
   }
 }

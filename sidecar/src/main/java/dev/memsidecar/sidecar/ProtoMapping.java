@@ -4,6 +4,7 @@ import com.google.protobuf.Timestamp;
 import dev.memsidecar.api.GateScores;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.core.Limits;
 import dev.memsidecar.core.MemoryHit;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
@@ -83,7 +84,9 @@ final class ProtoMapping {
     };
   }
 
+  /** The api kinds; INVALID_ARGUMENT past {@link Limits#MAX_KINDS} or for an unknown kind. */
   static Set<dev.memsidecar.api.MemoryKind> kinds(List<MemoryKind> kinds) {
+    Limits.checkCount("kinds", kinds.size(), Limits.MAX_KINDS);
     Set<dev.memsidecar.api.MemoryKind> out = EnumSet.noneOf(dev.memsidecar.api.MemoryKind.class);
     for (MemoryKind k : kinds) {
       dev.memsidecar.api.MemoryKind kind = kind(k, "kinds");

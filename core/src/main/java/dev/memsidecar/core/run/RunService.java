@@ -85,6 +85,12 @@ public final class RunService {
   /** Tool calls one EndRun may report. */
   public static final int MAX_TOOL_CALLS = 256;
 
+  /** A reported tool call's error category (a name such as "timeout"), characters. */
+  public static final int MAX_ERROR_CATEGORY_CHARS = 64;
+
+  /** A reported tool call's error message, UTF-8 bytes (the stats keep its first 1,024 chars). */
+  public static final int MAX_ERROR_MESSAGE_BYTES = 32 * 1024;
+
   /** Of each memory file, at most this much goes into the memory_files section. */
   public static final int MAX_FILE_SECTION_BYTES = 8 * 1024;
 
@@ -177,7 +183,7 @@ public final class RunService {
    * and it has not expired, else a new one, stored durably before it is returned.
    */
   public RunSnapshot beginRun(BeginRunInput in, RequestOptions options) {
-    Ids.require("scope.workspace_id", in.scope().workspaceId());
+    NamespaceResolver.requireIds(in.scope());
     String runId = runId(in.runId());
     Limits.checkBytes("input", in.input(), MAX_BEGIN_INPUT_BYTES);
     Limits.checkCount("tools", in.tools().size(), MAX_TOOLS);
@@ -309,13 +315,22 @@ public final class RunService {
    * and every decision says so.
    */
   public EndRunResult endRun(EndRunInput in, RequestOptions options) {
-    Ids.require("scope.workspace_id", in.scope().workspaceId());
+    NamespaceResolver.requireIds(in.scope());
     String runId = runId(in.runId());
     Limits.checkBytes("input", in.input(), MAX_END_TEXT_BYTES);
     Limits.checkBytes("output", in.output(), MAX_END_TEXT_BYTES);
     Limits.checkCount("tool_calls", in.toolCalls().size(), MAX_TOOL_CALLS);
     for (ToolCall call : in.toolCalls()) {
       Ids.require("tool_calls.tool_name", call.toolName());
+      if (call.errorCategory().length() > MAX_ERROR_CATEGORY_CHARS) {
+        throw MemoryException.invalidArgument(
+            "tool_calls.error_category",
+            "tool_calls.error_category is over "
+                + MAX_ERROR_CATEGORY_CHARS
+                + " characters: "
+                + Ids.quote(call.errorCategory()));
+      }
+      Limits.checkBytes("tool_calls.error_message", call.errorMessage(), MAX_ERROR_MESSAGE_BYTES);
     }
     Limits.checkMetadata(in.metadata());
     ZoneId zone = zone(in.metadata());
