@@ -10,7 +10,7 @@ import java.util.Locale;
  *       to the file later from a background thread, so a {@code kill -9} would lose the last half
  *       second of acknowledged writes. With 0 the committing thread writes the chunk to the file
  *       (the OS page cache) before {@code commit()} returns: it survives the death of the process;
- *       the housekeeping below forces it to disk about every half second. Any other {@code
+ *       the housekeeping below forces it to disk about four times a second. Any other {@code
  *       WRITE_DELAY} is rejected.
  *   <li>{@code FILE_LOCK=FS}: H2 2.x's default, stated so it stays: the database file is locked by
  *       the operating system, so a second process opening it fails instead of corrupting it, and
@@ -20,6 +20,9 @@ import java.util.Locale;
  *   <li>{@code DB_CLOSE_ON_EXIT=FALSE}: the engine closes the store after draining requests; H2's
  *       own shutdown hook would close it under requests still in flight. Every write is on file
  *       when it returns, so nothing depends on a clean close.
+ *   <li>{@code MAX_COMPACT_TIME=0}: no compaction when the database closes. H2's (200 ms by
+ *       default) is cut off by its time limit and can leave the file larger than before; {@link
+ *       dev.memsidecar.provider.h2.H2Housekeeping} compacts while the store is open.
  *   <li>An unnamed in-memory database ({@code jdbc:h2:mem:}) is rejected: each connection of the
  *       pool would get a database of its own.
  *   <li>{@code LOCK_TIMEOUT=10000}: a writer waits up to 10 s (H2's default: 1 s) for a row another
@@ -28,7 +31,7 @@ import java.util.Locale;
  *
  * <p>The price of {@code WRITE_DELAY=0} is one MVStore chunk per commit and no background thread,
  * so H2 itself never compacts the file; {@link H2ControlStore} runs {@link
- * dev.memsidecar.provider.h2.H2Housekeeping} on it (an fsync and a bounded compaction every half
+ * dev.memsidecar.provider.h2.H2Housekeeping} on it (an fsync and a bounded compaction four times a
  * second while it is written), as the langmem-sqlite provider does.
  */
 record H2ControlDialect() implements ControlDialect {
@@ -66,6 +69,9 @@ record H2ControlDialect() implements ControlDialect {
     }
     if (option(url, "DB_CLOSE_ON_EXIT") == null) {
       out.append(";DB_CLOSE_ON_EXIT=FALSE");
+    }
+    if (option(url, "MAX_COMPACT_TIME") == null) {
+      out.append(";MAX_COMPACT_TIME=0");
     }
     if (option(url, "LOCK_TIMEOUT") == null) {
       out.append(";LOCK_TIMEOUT=10000");
