@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,6 +140,44 @@ class TestLifecycle {
               .getMemory(
                   GetMemoryRequest.newBuilder()
                       .setScope(workspace("ws-restart"))
+                      .setProfile("workspace")
+                      .setId(id)
+                      .build())
+              .getMemory()
+              .getContent());
+    }
+  }
+
+  @Test
+  void aSecondSidecarOnTheSameDataRefusesToStartAndTheFirstKeepsServing(@TempDir Path dataDir) {
+    Path data = dataDir.resolve("shared-data");
+    try (SidecarProcess first = SidecarProcess.start(workspaceDir, "--data", data.toString())) {
+      String id =
+          remember(first.memory(), workspace("ws-locked"), "", "Lena rotates the pager").getId();
+      SidecarProcess.Completed second =
+          SidecarProcess.run(
+              Map.of(),
+              RUN_LIMIT,
+              "serve",
+              "--workspace",
+              workspaceDir.toString(),
+              "--port",
+              "0",
+              "--data",
+              data.toString());
+      assertNotEquals(0, second.exitCode(), second::toString);
+      assertFalse(second.stdout().contains("listening on"), second::toString);
+      assertTrue(
+          second.stderr().toLowerCase(Locale.ROOT).contains("already in use"),
+          () -> "stderr should say the data is in use:\n" + second);
+      assertServing(first);
+      assertEquals(
+          "Lena rotates the pager",
+          first
+              .memory()
+              .getMemory(
+                  GetMemoryRequest.newBuilder()
+                      .setScope(workspace("ws-locked"))
                       .setProfile("workspace")
                       .setId(id)
                       .build())
