@@ -3,12 +3,15 @@ package dev.memsidecar.sidecar.bench;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.GetMemoryRequest;
 import dev.memsidecar.proto.v1.GetStatusRequest;
+import dev.memsidecar.proto.v1.ListWriteDecisionsRequest;
+import dev.memsidecar.proto.v1.ListWriteDecisionsResponse;
 import dev.memsidecar.proto.v1.Memory;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
 import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchRequest;
+import dev.memsidecar.proto.v1.WriteDecisionEntry;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -44,9 +47,9 @@ import picocli.CommandLine.Spec;
  * --clients} clients Remember until {@code --records / --cycles} more writes are acknowledged, and
  * kills it with SIGKILL while their next writes are in flight. Then one more start: the start-up
  * after the last crash, a check that every acknowledged write is still there (GetMemory of each),
- * and the data folder's size against the logical data (each record as GetMemory returns it, plus
- * its float32 vector), after the crashes and after a clean stop. Exit code 1 when an acknowledged
- * write is missing.
+ * and the data folder's size against the logical data (each record as GetMemory returns it, its
+ * float32 vector, and the write-decision audit as ListWriteDecisions returns it), after the crashes
+ * and after a clean stop. Exit code 1 when an acknowledged write is missing.
  */
 @Command(
     name = "crash",
@@ -287,6 +290,7 @@ final class CrashBench implements Callable<Integer> {
     long firstSearch;
     int dimensions;
     long afterRestart;
+    long auditBytes;
     try (SidecarProcess process = sidecar.start(scratch)) {
       listening = process.startNanos();
       firstSearch = firstSearch(process, scope);
@@ -301,6 +305,7 @@ final class CrashBench implements Callable<Integer> {
               .getStatus(GetStatusRequest.getDefaultInstance())
               .getEmbedderDimensions();
       verify(process, scope, ids, missing, recordBytes);
+      auditBytes = auditBytes(process, scope);
       afterRestart = size(scratch);
       int exit = process.terminate();
       if (exit != 0) {
@@ -309,7 +314,8 @@ final class CrashBench implements Callable<Integer> {
     }
     long afterStop = size(scratch);
     printBreakdown(scratch.data());
-    long logical = recordBytes.get() + (long) (ids.size() - missing.get()) * dimensions * 4L;
+    long vectorBytes = (long) (ids.size() - missing.get()) * dimensions * 4L;
+    long logical = recordBytes.get() + vectorBytes + auditBytes;
 
     out.printf(
         Locale.ROOT,
@@ -343,8 +349,12 @@ final class CrashBench implements Callable<Integer> {
         Locale.ROOT, "| acknowledged writes lost | %,d of %,d |%n", missing.get(), ids.size());
     out.printf(
         Locale.ROOT,
-        "| logical data: records as GetMemory returns them + %d-dim float32 vectors | %s |%n",
+        "| logical data: records as GetMemory returns them, their %d-dim float32 vectors, the"
+            + " write-decision audit as ListWriteDecisions returns it | %s + %s + %s = %s |%n",
         dimensions,
+        mib(recordBytes.get()),
+        mib(vectorBytes),
+        mib(auditBytes),
         mib(logical));
     out.printf(
         Locale.ROOT,
@@ -440,6 +450,30 @@ final class CrashBench implements Callable<Integer> {
       pool.shutdownNow();
       channels.forEach(ManagedChannel::shutdownNow);
     }
+  }
+
+  /** The size of the workspace's write-decision audit as ListWriteDecisions pages it out. */
+  private static long auditBytes(SidecarProcess process, Scope scope) {
+    AdminServiceGrpc.AdminServiceBlockingStub admin =
+        AdminServiceGrpc.newBlockingStub(process.channel());
+    long bytes = 0;
+    String token = "";
+    do {
+      ListWriteDecisionsResponse page =
+          admin
+              .withDeadlineAfter(60, TimeUnit.SECONDS)
+              .listWriteDecisions(
+                  ListWriteDecisionsRequest.newBuilder()
+                      .setScope(scope)
+                      .setPageSize(500)
+                      .setPageToken(token)
+                      .build());
+      for (WriteDecisionEntry entry : page.getDecisionsList()) {
+        bytes += entry.getSerializedSize();
+      }
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+    return bytes;
   }
 
   /** The data folder's files, largest first, on stderr. */
