@@ -75,6 +75,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class LangMemSqliteStore implements MemoryStore {
   static final int INDEXED_NAMESPACES = 256;
+
+  /**
+   * How many namespaces (those written last) get their index loaded in the background when the
+   * store opens, so the first searches after a start or a crash find it in memory.
+   */
+  static final int WARMED_NAMESPACES = 4;
+
   static final int LOCK_STRIPES = 64;
 
   /** The most writes one transaction carries. */
@@ -216,7 +223,50 @@ final class LangMemSqliteStore implements MemoryStore {
                 connectUrl,
                 dialect.name(),
                 poolSize));
-    return new LangMemSqliteStore(profileId, connectUrl, embedder, dialect, pool, housekeeping);
+    LangMemSqliteStore store =
+        new LangMemSqliteStore(profileId, connectUrl, embedder, dialect, pool, housekeeping);
+    Thread warm = new Thread(store::warm, "langmem-sqlite-warm-" + profileId);
+    warm.setDaemon(true);
+    warm.start();
+    return store;
+  }
+
+  /**
+   * Loads the indexes of the {@link #WARMED_NAMESPACES} namespaces written last. A search of one of
+   * them meanwhile waits for that load instead of starting its own. Stops at {@link #close}; a
+   * failure is only logged (the next search of the namespace loads it again and reports it).
+   */
+  void warm() {
+    try {
+      List<Namespace> recent =
+          pool.call(
+              c -> {
+                List<Namespace> out = new ArrayList<>();
+                try (PreparedStatement st =
+                    c.prepareStatement(
+                        "SELECT namespace FROM "
+                            + RecordRows.TABLE
+                            + " GROUP BY namespace ORDER BY MAX(created_at) DESC LIMIT ?")) {
+                  st.setInt(1, WARMED_NAMESPACES);
+                  try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next()) {
+                      out.add(Namespace.of(rs.getString(1)));
+                    }
+                  }
+                }
+                return out;
+              });
+      for (Namespace namespace : recent) {
+        if (closed) {
+          return;
+        }
+        indexFor(namespace);
+      }
+    } catch (SQLException | RuntimeException e) {
+      if (!closed) {
+        LOG.log(Level.DEBUG, () -> "langmem-sqlite: warming the indexes of " + profileId, e);
+      }
+    }
   }
 
   @Override

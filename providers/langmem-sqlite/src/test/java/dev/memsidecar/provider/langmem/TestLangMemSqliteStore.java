@@ -186,6 +186,25 @@ class TestLangMemSqliteStore {
   }
 
   @Test
+  void reopeningLoadsTheIndexesOfTheNamespacesWrittenLastWithoutASearch() throws Exception {
+    for (int i = 0; i < LangMemSqliteStore.WARMED_NAMESPACES + 2; i++) {
+      store.put(record(Namespace.of("tenant:" + i), "r", "tenant " + i + " keeps bees"));
+    }
+    store.close();
+    store = Fixtures.open(dir);
+    LangMemSqliteStore reopened = (LangMemSqliteStore) store;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (reopened.indexedNamespaces() < LangMemSqliteStore.WARMED_NAMESPACES
+        && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertEquals(LangMemSqliteStore.WARMED_NAMESPACES, reopened.indexedNamespaces());
+    assertEquals(
+        Set.of("r"), idSet(store.search(Namespace.of("tenant:0"), query("bees"))), "not warmed");
+    assertEquals(Set.of("r"), idSet(store.search(Namespace.of("tenant:5"), query("bees"))));
+  }
+
+  @Test
   void searchStaysCorrectForNamespacesDroppedFromMemory() {
     int namespaces = LangMemSqliteStore.INDEXED_NAMESPACES + 20;
     for (int i = 0; i < namespaces; i++) {
