@@ -66,7 +66,7 @@ class TestBenchCommand {
 
   @Test
   void benchAloneAsksForABenchmark() {
-    assertUsageError("locomo or load");
+    assertUsageError("name a benchmark");
   }
 
   @Test
@@ -100,6 +100,19 @@ class TestBenchCommand {
     assertUsageError("--clients", "load", "--clients", "1,0");
     assertUsageError("--starts", "load", "--starts", "0");
     assertUsageError("--searches", "load", "--searches", "-1");
+  }
+
+  @Test
+  void footprintHasItsOwnHelpAndChecksItsCounts() {
+    assertEquals(0, bench("footprint", "--help"));
+    for (String option :
+        new String[] {"--records", "--operations", "--clients", "--launcher", "--settle"}) {
+      assertTrue(out().contains(option), option);
+    }
+    assertUsageError("--records", "footprint", "--records", "0");
+    assertUsageError("--operations", "footprint", "--records", "100", "--operations", "99");
+    assertUsageError("--clients", "footprint", "--clients", "0");
+    assertUsageError("--settle", "footprint", "--settle", "-1");
   }
 
   @Test
