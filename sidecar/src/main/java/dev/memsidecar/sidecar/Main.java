@@ -179,6 +179,7 @@ public final class Main {
     if (unix != null) {
       LOG.log(System.Logger.Level.INFO, "also listening on unix:" + unix.path());
     }
+    HeapTuning.apply();
     out.println("listening on " + hostPort(config.host(), server.port()));
     out.flush();
     try {
