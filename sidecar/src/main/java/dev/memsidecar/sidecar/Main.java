@@ -33,6 +33,7 @@ public final class Main {
              java -jar memsidecar.jar version
              java -jar memsidecar.jar bench locomo --data FILE [options]
              java -jar memsidecar.jar bench load [options]
+             java -jar memsidecar.jar bench footprint [options]
              java -jar memsidecar.jar --help
 
       serve         run the sidecar until SIGTERM or SIGINT
@@ -45,8 +46,9 @@ public final class Main {
         --help           this text
       version       print the version
       bench         measure a sidecar it starts, through its gRPC API: 'bench locomo' (evidence
-                    recall on LoCoMo), 'bench load' (latency, throughput, start time, peak RSS);
-                    'bench locomo --help' and 'bench load --help' list their options
+                    recall on LoCoMo), 'bench load' (latency, throughput, start time, peak RSS),
+                    'bench footprint' (RSS idle, under a mix of calls, settled);
+                    'bench NAME --help' lists the options of each
 
       Precedence: built-in defaults < memsidecar.yaml < environment < flags. When the server accepts
       calls it prints one line "listening on HOST:PORT" on stdout; logs go to stderr.
@@ -177,6 +179,7 @@ public final class Main {
     if (unix != null) {
       LOG.log(System.Logger.Level.INFO, "also listening on unix:" + unix.path());
     }
+    HeapTuning.apply();
     out.println("listening on " + hostPort(config.host(), server.port()));
     out.flush();
     try {

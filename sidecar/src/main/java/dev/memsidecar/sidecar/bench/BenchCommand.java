@@ -14,9 +14,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code memsidecar bench}: benchmarks that start a sidecar (a child process running this jar's
  * {@code serve}) and measure it through its gRPC API. Subcommands {@code locomo} ({@link
- * LocomoBench}), {@code load} ({@link LoadBench}) and {@code crash} ({@link CrashBench}). Exit
- * codes: 0 done, 2 a usage error (one line naming the option, then where to find the usage), 1 a
- * failure while measuring (the sidecar did not start, a call failed).
+ * LocomoBench}), {@code load} ({@link LoadBench}), {@code crash} ({@link CrashBench}) and {@code
+ * footprint} ({@link FootprintBench}). Exit codes: 0 done, 2 a usage error (one line naming the
+ * option, then where to find the usage), 1 a failure while measuring (the sidecar did not start, a
+ * call failed).
  */
 @Command(
     name = "bench",
@@ -31,7 +32,8 @@ import picocli.CommandLine.Spec;
       "Examples:",
       "  java -jar sidecar/target/memsidecar.jar bench locomo --data"
           + " ../shared/bench/locomo-dev.json",
-      "  java -jar sidecar/target/memsidecar.jar bench load --provider lucene-hnsw"
+      "  java -jar sidecar/target/memsidecar.jar bench load --provider lucene-hnsw",
+      "  java -jar sidecar/target/memsidecar.jar bench footprint --launcher sidecar/bin/memsidecar"
     })
 public final class BenchCommand implements Runnable {
   @Spec CommandSpec spec;
@@ -47,7 +49,8 @@ public final class BenchCommand implements Runnable {
   /** {@code bench} alone: a usage error that lists the subcommands. */
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "name a benchmark: locomo, load or crash");
+    throw new ParameterException(
+        spec.commandLine(), "name a benchmark: locomo, load, crash or footprint");
   }
 
   /**
@@ -65,7 +68,8 @@ public final class BenchCommand implements Runnable {
         new CommandLine(new BenchCommand())
             .addSubcommand(new LocomoBench(out, err))
             .addSubcommand(new LoadBench(out, err))
-            .addSubcommand(new CrashBench(out, err));
+            .addSubcommand(new CrashBench(out, err))
+            .addSubcommand(new FootprintBench(out, err));
     cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     PrintWriter errWriter = new PrintWriter(err, true, StandardCharsets.UTF_8);
     cli.setErr(errWriter);

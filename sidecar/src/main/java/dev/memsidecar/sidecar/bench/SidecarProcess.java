@@ -37,6 +37,7 @@ import java.util.regex.Pattern;
 public final class SidecarProcess implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("^listening on (.+):(\\d+)$");
   private static final Pattern VM_HWM = Pattern.compile("^VmHWM:\\s+(\\d+)\\s+kB$");
+  private static final Pattern VM_RSS = Pattern.compile("^VmRSS:\\s+(\\d+)\\s+kB$");
   private static final long READY_LIMIT_SECONDS = 120;
 
   private final Process process;
@@ -218,6 +219,14 @@ public final class SidecarProcess implements AutoCloseable {
    */
   public OptionalLong peakRssBytes() {
     return procStatusKb(VM_HWM);
+  }
+
+  /**
+   * The child's resident set size now ({@code VmRSS} of {@code /proc/<pid>/status}), in bytes;
+   * empty where there is no such file (not Linux) or the child has exited.
+   */
+  public OptionalLong rssBytes() {
+    return procStatusKb(VM_RSS);
   }
 
   private OptionalLong procStatusKb(Pattern line) {

@@ -67,7 +67,7 @@ class TestBenchCommand {
 
   @Test
   void benchAloneAsksForABenchmark() {
-    assertUsageError("locomo, load or crash");
+    assertUsageError("locomo, load, crash or footprint");
   }
 
   @Test
@@ -109,6 +109,19 @@ class TestBenchCommand {
     assertUsageError("--records", "crash", "--cycles", "5", "--records", "4");
     assertUsageError("--clients", "crash", "--clients", "0");
     assertUsageError("--provider", "crash", "--provider", "lucene hnsw");
+  }
+
+  @Test
+  void footprintHasItsOwnHelpAndChecksItsCounts() {
+    assertEquals(0, bench("footprint", "--help"));
+    for (String option :
+        new String[] {"--records", "--operations", "--clients", "--launcher", "--settle"}) {
+      assertTrue(out().contains(option), option);
+    }
+    assertUsageError("--records", "footprint", "--records", "0");
+    assertUsageError("--operations", "footprint", "--records", "100", "--operations", "99");
+    assertUsageError("--clients", "footprint", "--clients", "0");
+    assertUsageError("--settle", "footprint", "--settle", "-1");
   }
 
   @Test
