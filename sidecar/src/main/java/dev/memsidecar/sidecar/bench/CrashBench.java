@@ -43,13 +43,15 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bench crash}: a crash loop on one data folder. Each cycle starts a sidecar, lets {@code
- * --clients} clients Remember until {@code --records / --cycles} more writes are acknowledged, and
- * kills it with SIGKILL while their next writes are in flight. Then one more start: the start-up
- * after the last crash, a check that every acknowledged write is still there (GetMemory of each),
- * and the data folder's size against the logical data (each record as GetMemory returns it, its
- * float32 vector, and the write-decision audit as ListWriteDecisions returns it), after the crashes
- * and after a clean stop. Exit code 1 when an acknowledged write is missing.
+ * {@code bench crash}: a crash loop on one data folder. After one clean start and stop elsewhere
+ * (which leaves the launcher's class-data archive, as any clean stop would), each cycle starts a
+ * sidecar, lets {@code --clients} clients Remember until {@code --records / --cycles} more writes
+ * are acknowledged, and kills it with SIGKILL while their next writes are in flight. Then one more
+ * start: the start-up after the last crash, a check that every acknowledged write is still there
+ * (GetMemory of each), and the data folder's size against the logical data (each record as
+ * GetMemory returns it, its float32 vector, and the write-decision audit as ListWriteDecisions
+ * returns it), after the crashes and after a clean stop. Exit code 1 when an acknowledged write is
+ * missing.
  */
 @Command(
     name = "crash",
@@ -154,6 +156,12 @@ final class CrashBench implements Callable<Integer> {
     Sentences sentences = new Sentences(seed);
     ConcurrentLinkedQueue<String> acked = new ConcurrentLinkedQueue<>();
     List<Cycle> rows = new ArrayList<>();
+    // One clean start and stop first, so what a clean stop leaves (the launcher's class-data
+    // archive) is there as it would be for a sidecar that ever stopped cleanly.
+    try (SidecarOptions.Scratch first = sidecar.scratch("memsidecar-bench-crash-first");
+        SidecarProcess process = sidecar.start(first)) {
+      process.terminate();
+    }
     try (SidecarOptions.Scratch scratch = sidecar.scratch("memsidecar-bench-crash")) {
       String description = "";
       for (int c = 1; c <= cycles; c++) {

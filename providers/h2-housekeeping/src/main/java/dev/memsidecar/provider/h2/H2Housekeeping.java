@@ -46,11 +46,11 @@ import org.h2.mvstore.db.Store;
  *
  * A pass with nothing to force to disk that changes nothing makes the database idle until it is
  * written again: an idle sidecar does no I/O. Measured with {@code GrowthBench} (test sources): 6
- * crash cycles of 1,500 one-row commits, the file after the last burst and after 3 s idle was 217
- * MiB (21x the rows' bytes) without housekeeping, 104 MiB (10x) with {@code RETENTION_TIME=1000}
- * alone, and 35 MiB (3.4x) and 14 MiB (1.4x) with it. These are H2's own operations (those its
- * background thread runs when {@code WRITE_DELAY} is above 0), called through its public internal
- * API, which ties this class to the H2 version in the parent pom.
+ * crash cycles of 1,500 one-row commits from 4 threads left 187 MiB (18x the rows' bytes) without
+ * housekeeping and 109 MiB (11x) with {@code RETENTION_TIME=1000} alone; with it, 35 MiB (3.4x)
+ * right after the last burst and 16 MiB (1.6x) after 3 s idle. These are H2's own operations (those
+ * its background thread runs when {@code WRITE_DELAY} is above 0), called through its public
+ * internal API, which ties this class to the H2 version in the parent pom.
  *
  * <p>Thread-safe. A pass that fails (the database was closed under it, a disk error) is logged once
  * and ends the housekeeping of that database; the database itself reports the error to its users.
