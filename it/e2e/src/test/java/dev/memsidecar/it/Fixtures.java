@@ -15,9 +15,12 @@ import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.WriteOutcome;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
@@ -34,6 +37,27 @@ import org.junit.jupiter.api.function.Executable;
 
 /** Scopes, requests, configuration files and assertions shared by the black-box tests. */
 final class Fixtures {
+  /**
+   * A marshaller that sends and receives a message's bytes as they are, for calls that must reach
+   * the server with bytes a generated stub would never write.
+   */
+  static final MethodDescriptor.Marshaller<byte[]> RAW_BYTES =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      };
+
   static final String PROVIDER = "langmem-sqlite";
 
   private static final AtomicInteger IDS = new AtomicInteger();

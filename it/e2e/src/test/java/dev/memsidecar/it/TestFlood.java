@@ -49,10 +49,6 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.ClientCalls;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -456,7 +452,11 @@ class TestFlood {
               .filter(m -> m.getBareMethodName().equals(method))
               .findFirst()
               .orElseThrow(() -> new IllegalArgumentException("no method " + method));
-      out.add(new Oversized(name, descriptor.toBuilder(RAW, RAW).build(), message.toByteArray()));
+      out.add(
+          new Oversized(
+              name,
+              descriptor.toBuilder(Fixtures.RAW_BYTES, Fixtures.RAW_BYTES).build(),
+              message.toByteArray()));
     }
   }
 
@@ -700,21 +700,4 @@ class TestFlood {
   private static String shorten(String text) {
     return text.length() <= 200 ? text : text.substring(0, 200) + "...";
   }
-
-  private static final MethodDescriptor.Marshaller<byte[]> RAW =
-      new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-          try {
-            return stream.readAllBytes();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      };
 }

@@ -25,10 +25,6 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.stub.ClientCalls;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -204,7 +200,8 @@ class TestFuzz {
   }
 
   private static Status call(MethodDescriptor<?, ?> method, byte[] request) {
-    MethodDescriptor<byte[], byte[]> raw = method.toBuilder(RAW, RAW).build();
+    MethodDescriptor<byte[], byte[]> raw =
+        method.toBuilder(Fixtures.RAW_BYTES, Fixtures.RAW_BYTES).build();
     try {
       ClientCalls.blockingUnaryCall(
           sidecar.channel(),
@@ -330,21 +327,4 @@ class TestFuzz {
       return values[random.nextInt(values.length)];
     }
   }
-
-  private static final MethodDescriptor.Marshaller<byte[]> RAW =
-      new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-          try {
-            return stream.readAllBytes();
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      };
 }

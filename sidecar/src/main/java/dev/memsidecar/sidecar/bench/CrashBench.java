@@ -214,47 +214,39 @@ final class CrashBench implements Callable<Integer> {
     AtomicInteger done = new AtomicInteger();
     AtomicBoolean stop = new AtomicBoolean();
     CountDownLatch enough = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(clients);
-    List<ManagedChannel> channels = new ArrayList<>();
-    List<Future<?>> writers = new ArrayList<>();
-    try {
-      for (int t = 0; t < clients; t++) {
-        ManagedChannel channel = process.newChannel();
-        channels.add(channel);
-        MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(channel);
-        writers.add(
-            pool.submit(
-                () -> {
-                  while (!stop.get()) {
-                    String text;
-                    synchronized (sentences) {
-                      text = sentences.next();
+    try (Clients pool = new Clients(process, clients)) {
+      List<Future<?>> writers =
+          pool.start(
+              (stub, client) -> {
+                while (!stop.get()) {
+                  String text;
+                  synchronized (sentences) {
+                    text = sentences.next();
+                  }
+                  try {
+                    String id =
+                        stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+                            .remember(
+                                RememberRequest.newBuilder()
+                                    .setScope(scope)
+                                    .setProfile(sidecar.profile)
+                                    .setContent(text)
+                                    .build())
+                            .getDecision()
+                            .getMemory()
+                            .getId();
+                    acked.add(id);
+                    if (done.incrementAndGet() >= quota) {
+                      enough.countDown();
                     }
-                    try {
-                      String id =
-                          stub.withDeadlineAfter(60, TimeUnit.SECONDS)
-                              .remember(
-                                  RememberRequest.newBuilder()
-                                      .setScope(scope)
-                                      .setProfile(sidecar.profile)
-                                      .setContent(text)
-                                      .build())
-                              .getDecision()
-                              .getMemory()
-                              .getId();
-                      acked.add(id);
-                      if (done.incrementAndGet() >= quota) {
-                        enough.countDown();
-                      }
-                    } catch (StatusRuntimeException e) {
-                      if (!stop.get()) {
-                        throw e;
-                      }
+                  } catch (StatusRuntimeException e) {
+                    if (!stop.get()) {
+                      throw e;
                     }
                   }
-                  return null;
-                }));
-      }
+                }
+                return null;
+              });
       while (!enough.await(100, TimeUnit.MILLISECONDS)) {
         for (Future<?> w : writers) {
           if (w.isDone()) {
@@ -270,8 +262,6 @@ final class CrashBench implements Callable<Integer> {
       }
     } finally {
       stop.set(true);
-      pool.shutdownNow();
-      channels.forEach(ManagedChannel::shutdownNow);
     }
   }
 
@@ -416,45 +406,72 @@ final class CrashBench implements Callable<Integer> {
       AtomicInteger missing,
       AtomicLong recordBytes)
       throws InterruptedException {
-    ExecutorService pool = Executors.newFixedThreadPool(clients);
-    List<ManagedChannel> channels = new ArrayList<>();
-    try (Progress progress = new Progress(err, "read back every acknowledged write", ids.size())) {
-      List<Future<?>> work = new ArrayList<>();
-      for (int t = 0; t < clients; t++) {
-        ManagedChannel channel = process.newChannel();
-        channels.add(channel);
-        MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(channel);
-        int first = t;
-        work.add(
-            pool.submit(
-                () -> {
-                  for (int i = first; i < ids.size(); i += clients) {
-                    try {
-                      Memory m =
-                          stub.withDeadlineAfter(60, TimeUnit.SECONDS)
-                              .getMemory(
-                                  GetMemoryRequest.newBuilder()
-                                      .setScope(scope)
-                                      .setProfile(sidecar.profile)
-                                      .setId(ids.get(i))
-                                      .build())
-                              .getMemory();
-                      recordBytes.addAndGet(m.getSerializedSize());
-                    } catch (StatusRuntimeException e) {
-                      if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
-                        throw e;
-                      }
-                      missing.incrementAndGet();
+    try (Progress progress = new Progress(err, "read back every acknowledged write", ids.size());
+        Clients pool = new Clients(process, clients)) {
+      List<Future<?>> work =
+          pool.start(
+              (stub, first) -> {
+                for (int i = first; i < ids.size(); i += clients) {
+                  try {
+                    Memory m =
+                        stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+                            .getMemory(
+                                GetMemoryRequest.newBuilder()
+                                    .setScope(scope)
+                                    .setProfile(sidecar.profile)
+                                    .setId(ids.get(i))
+                                    .build())
+                            .getMemory();
+                    recordBytes.addAndGet(m.getSerializedSize());
+                  } catch (StatusRuntimeException e) {
+                    if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
+                      throw e;
                     }
-                    progress.add(1);
+                    missing.incrementAndGet();
                   }
-                  return null;
-                }));
-      }
+                  progress.add(1);
+                }
+                return null;
+              });
       for (Future<?> f : work) {
         getQuietly(f);
       }
-    } finally {
+    }
+  }
+
+  /** What one client thread runs: its stub, and its number from 0. */
+  private interface ClientTask {
+    Void run(MemoryServiceBlockingStub stub, int client) throws Exception;
+  }
+
+  /** N client threads, each with its own channel (connection), as separate agents would be. */
+  private static final class Clients implements AutoCloseable {
+    private final ExecutorService pool;
+    private final List<MemoryServiceBlockingStub> stubs = new ArrayList<>();
+    private final List<ManagedChannel> channels = new ArrayList<>();
+
+    Clients(SidecarProcess process, int count) {
+      pool = Executors.newFixedThreadPool(count);
+      for (int t = 0; t < count; t++) {
+        ManagedChannel channel = process.newChannel();
+        channels.add(channel);
+        stubs.add(MemoryServiceGrpc.newBlockingStub(channel));
+      }
+    }
+
+    /** Starts {@code task} on every client. */
+    List<Future<?>> start(ClientTask task) {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < stubs.size(); t++) {
+        MemoryServiceBlockingStub stub = stubs.get(t);
+        int client = t;
+        futures.add(pool.submit(() -> task.run(stub, client)));
+      }
+      return futures;
+    }
+
+    @Override
+    public void close() {
       pool.shutdownNow();
       channels.forEach(ManagedChannel::shutdownNow);
     }

@@ -191,9 +191,6 @@ public final class H2Housekeeping implements AutoCloseable {
   /** Stops the passes (waits for a running one) and releases the pin. Idempotent. */
   @Override
   public void close() {
-    if (task != null) {
-      task.cancel(false);
-    }
     stop();
   }
 
