@@ -27,9 +27,12 @@ import java.util.stream.Collectors;
  */
 enum Fusion {
   /**
-   * Reciprocal rank fusion (Cormack et al. 2009): {@code Σ 1 / (60 + rank)} over the active lists
-   * the candidate appears in, divided by its largest possible value {@code active / 61}. So 1.0
-   * means first in every active list; the score says where a record ranks, not how close it is.
+   * Reciprocal rank fusion (Cormack et al. 2009): {@code r = Σ 1 / (60 + rank)} over the active
+   * lists the candidate appears in, divided by its largest possible value {@code active / 61}. So
+   * 1.0 means first in every active list; the score says where a record ranks, not how close it is.
+   * With two lists equal sums are common (1st and 2nd ties 2nd and 1st), so the score is {@code (1
+   * - ε) r + ε f}, {@code f} the {@link #BLEND} score and {@code ε} {@link #RRF_TIE_BREAK}: of two
+   * records that rank alike, the stronger word and meaning match comes first.
    */
   RRF,
   /**
@@ -43,6 +46,13 @@ enum Fusion {
 
   /** The rank constant of {@link #RRF}, from the original paper. */
   static final int RRF_K = 60;
+
+  /**
+   * The share {@code ε} of the {@link #BLEND} score in an {@link #RRF} score. It is less than what
+   * one step down a list costs anywhere in its first 490 ranks, so it orders equal and nearly equal
+   * rank sums and no others.
+   */
+  static final float RRF_TIE_BREAK = 1e-4f;
 
   /** The weight {@code w} of vector similarity in {@link #BLEND} with a semantic embedder. */
   static final float VECTOR_WEIGHT = 0.8f;
@@ -99,7 +109,8 @@ enum Fusion {
             if (bm25Active && bm25Rank > 0) {
               sum += 1.0 / (RRF_K + bm25Rank);
             }
-            yield (float) (sum * (RRF_K + 1) / active);
+            float f = BLEND.score(vectorWeight, knnActive, bm25Active, 0, 0, vector, bm25, speaker);
+            yield (float) ((1 - RRF_TIE_BREAK) * sum * (RRF_K + 1) / active + RRF_TIE_BREAK * f);
           }
           case BLEND -> {
             float cue = speaker ? SPEAKER_WEIGHT : 0f;

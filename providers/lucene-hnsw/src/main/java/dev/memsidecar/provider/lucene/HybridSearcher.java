@@ -204,10 +204,10 @@ final class HybridSearcher {
         c.bm25 = best > 0 ? clamp(hits[i].score / best) : 0f;
       }
     }
-    if (knnActive && fusion == Fusion.BLEND) {
+    if (knnActive) {
       fillVectorScores(s, candidates, vector);
     }
-    if (bm25Active && fusion == Fusion.BLEND) {
+    if (bm25Active) {
       markSpeakers(s, candidates, terms);
     }
     List<Candidate> ranked = new ArrayList<>(candidates.size());

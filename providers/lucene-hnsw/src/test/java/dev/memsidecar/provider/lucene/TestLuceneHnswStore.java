@@ -188,10 +188,24 @@ class TestLuceneHnswStore {
       assertTrue(
           hits.stream().allMatch(h -> h.score() >= 0 && h.score() <= 1), fusion + ": " + hits);
       if (fusion.equals("rrf")) {
-        // First in both lists: the largest possible reciprocal-rank sum, mapped to 1.
-        assertEquals(1f, hits.get(0).score(), 1e-6f);
+        // First in both lists: the largest possible reciprocal-rank sum, mapped to 1 (less the
+        // tie-break share of what its blend score falls short of 1).
+        assertEquals(1f, hits.get(0).score(), Fusion.RRF_TIE_BREAK);
       }
     }
+  }
+
+  @Test
+  public void rrfBreaksEqualRankSumsByTheStrongerMatch() {
+    // 1st and 2nd ties 2nd and 1st: the blend score of the two, here their BM25 share, decides.
+    float w = Fusion.LEXICAL_VECTOR_WEIGHT;
+    float strong = Fusion.RRF.score(w, true, true, 2, 1, 0.5f, 1f, false);
+    float weak = Fusion.RRF.score(w, true, true, 1, 2, 0.6f, 0.3f, false);
+    assertTrue(strong > weak, strong + " > " + weak);
+    // ...and never outweighs a rank: 1st and 3rd beats 2nd and 2nd whatever the scores.
+    float ranksBetter = Fusion.RRF.score(w, true, true, 1, 3, 0f, 0f, false);
+    float scoresBetter = Fusion.RRF.score(w, true, true, 2, 2, 1f, 1f, true);
+    assertTrue(ranksBetter > scoresBetter, ranksBetter + " > " + scoresBetter);
   }
 
   @Test
