@@ -23,8 +23,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code memory_records}: the source of truth, one row per record, primary key ({@code
- *       namespace}, {@code id}), indexed by ({@code namespace}, {@code created_at}, {@code id}) for
- *       listing. Columns: see {@link RecordRows}.
+ *       namespace}, {@code id}), indexed by ({@code namespace}, {@code created_at DESC}, {@code id
+ *       DESC}) for listing, newest first. Columns: see {@link RecordRows}.
  *   <li>{@code memory_vectors}: the recall index, one row per ACTIVE record, primary key ({@code
  *       namespace}, {@code record_id}): {@code dimensions}, {@code embedding}, the vector as {@link
  *       VectorBytes} in the dialect's {@link SqlDialect#binaryType() binary type}, and {@code
@@ -51,11 +51,14 @@ import java.util.Set;
  *       memory_vectors.embedder} column (NULL in every row it had: which embedder made them is not
  *       known) and the {@code langmem_embedder} table, each step only if not there yet; {@link
  *       Reembedding} then embeds those vectors again, in batches, when the store opens.
+ *   <li>The listing index in listing order. The migration from 3 creates {@link #LISTING_INDEX} and
+ *       drops the ascending index before it, so a page of {@link LangMemSqliteStore#list} reads its
+ *       rows from the index in order instead of sorting the namespace.
  * </ol>
  */
 final class Schema {
   /** The version this code reads and writes. */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
   /** Vector rows converted per transaction when migrating from version 1. */
   static final int MIGRATION_BATCH = 500;
@@ -70,6 +73,23 @@ final class Schema {
 
   /** The longest embedder name ({@link dev.memsidecar.api.MemoryProvider#NAME}). */
   private static final int NAME_LENGTH = 64;
+
+  /**
+   * The listing index of version 4, in the order {@link LangMemSqliteStore#list} pages: newest
+   * first. An ascending index cannot serve that order on H2, which then read and sorted a whole
+   * namespace for every page.
+   */
+  static final String LISTING_INDEX = "memory_records_by_created_desc";
+
+  private static final String LISTING_INDEX_DDL =
+      "CREATE INDEX IF NOT EXISTS "
+          + LISTING_INDEX
+          + " ON "
+          + RecordRows.TABLE
+          + " (namespace, created_at DESC, id DESC)";
+
+  /** The ascending listing index of versions 1-3. */
+  private static final String LEGACY_LISTING_INDEX = "memory_records_by_created";
 
   private static final String LEGACY_JSON_COLUMN = "embedding_json";
   private static final System.Logger LOG = System.getLogger(Schema.class.getName());
@@ -109,6 +129,9 @@ final class Schema {
     }
     if (found < 3) {
       addEmbedderNames(c);
+    }
+    if (found < 4) {
+      listNewestFirst(c);
     }
     inTransaction(
         c,
@@ -176,10 +199,7 @@ final class Schema {
               + "validity VARCHAR(32) NOT NULL, "
               + "expire_at BIGINT, "
               + "PRIMARY KEY (namespace, id))");
-      st.execute(
-          "CREATE INDEX IF NOT EXISTS memory_records_by_created ON "
-              + RecordRows.TABLE
-              + " (namespace, created_at, id)");
+      st.execute(LISTING_INDEX_DDL);
       st.execute(
           "CREATE TABLE IF NOT EXISTS "
               + VECTORS
@@ -210,6 +230,14 @@ final class Schema {
               + " (id INTEGER NOT NULL PRIMARY KEY, name VARCHAR("
               + NAME_LENGTH
               + ") NOT NULL, dimensions INTEGER NOT NULL)");
+    }
+  }
+
+  /** Version 3 to 4: the listing index becomes descending. Idempotent. */
+  private static void listNewestFirst(Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(LISTING_INDEX_DDL);
+      st.execute("DROP INDEX IF EXISTS " + LEGACY_LISTING_INDEX);
     }
   }
 

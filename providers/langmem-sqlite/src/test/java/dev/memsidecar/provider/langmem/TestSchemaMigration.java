@@ -36,10 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A data folder written by the release before binary vectors (schema version 1: vectors as JSON
- * text), or by the one before embedder names (version 2), opens with the same records and the same
- * search results, every vector made by the embedder it opens with. Each test builds such a database
- * with SQL the way that release did: its DDL, and rows bound as its {@code RecordRows.bind} and
- * {@code Json} encoders wrote them.
+ * text), or by the one before embedder names (version 2), opens with the descending listing index
+ * of version 4 and the same records and the same search results, every vector made by the embedder
+ * it opens with. Each test builds such a database with SQL the way that release did: its DDL, and
+ * rows bound as its {@code RecordRows.bind} and {@code Json} encoders wrote them.
  */
 class TestSchemaMigration {
   private static final Namespace ALICE = Namespace.of("acme:user:alice:user");
@@ -220,6 +220,7 @@ class TestSchemaMigration {
         assertArrayEquals(vectorOf(r), VectorBytes.decode(stored.get(key(r))), r.id());
       }
       assertEquals(Set.of(EMBEDDER.name()), embedderNames(c));
+      assertEquals(Set.of(Schema.LISTING_INDEX), recordIndexes(c));
     }
   }
 
@@ -303,6 +304,33 @@ class TestSchemaMigration {
       }
       assertEquals(Set.of(EMBEDDER.name()), embedderNames(c));
       assertEquals(EMBEDDER.name() + " " + EMBEDDER.dimensions(), embedderRow(c));
+      assertEquals(Set.of(Schema.LISTING_INDEX), recordIndexes(c));
+    }
+  }
+
+  @Test
+  void aPageIsReadFromTheListingIndexInOrderNotSorted() throws SQLException {
+    try (Connection c = Fixtures.connect(dir)) {
+      Schema.ensure(c, new H2Dialect());
+      for (boolean includeInactive : List.of(true, false)) {
+        for (boolean after : List.of(true, false)) {
+          String sql = LangMemSqliteStore.listSql(includeInactive, after);
+          try (PreparedStatement st = c.prepareStatement("EXPLAIN " + sql)) {
+            int parameters = 2 + (includeInactive ? 0 : 1) + (after ? 3 : 0);
+            for (int i = 1; i <= parameters; i++) {
+              st.setString(i, "1");
+            }
+            try (ResultSet rs = st.executeQuery()) {
+              assertTrue(rs.next());
+              String plan = rs.getString(1);
+              assertTrue(
+                  plan.contains(Schema.LISTING_INDEX.toUpperCase(Locale.ROOT))
+                      && plan.contains("/* index sorted */"),
+                  plan);
+            }
+          }
+        }
+      }
     }
   }
 
@@ -601,6 +629,21 @@ class TestSchemaMigration {
       assertTrue(rs.next());
       return rs.getInt(1);
     }
+  }
+
+  /** The names of the indexes on memory_records other than its primary key, lower case. */
+  private static Set<String> recordIndexes(Connection c) throws SQLException {
+    Set<String> out = new TreeSet<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT INDEX_NAME FROM INFORMATION_SCHEMA.INDEXES WHERE TABLE_NAME ="
+                    + " 'MEMORY_RECORDS' AND INDEX_TYPE_NAME <> 'PRIMARY KEY'")) {
+      while (rs.next()) {
+        out.add(rs.getString(1).toLowerCase(Locale.ROOT));
+      }
+    }
+    return out;
   }
 
   private static Set<String> columns(Connection c, String table) throws SQLException {
