@@ -1,5 +1,6 @@
 package dev.memsidecar.core.control;
 
+import dev.memsidecar.provider.h2.H2Housekeeping;
 import java.util.Locale;
 
 /**
@@ -23,6 +24,8 @@ import java.util.Locale;
  *   <li>{@code MAX_COMPACT_TIME=0}: no compaction when the database closes. H2's (200 ms by
  *       default) is cut off by its time limit and can leave the file larger than before; {@link
  *       dev.memsidecar.provider.h2.H2Housekeeping} compacts while the store is open.
+ *   <li>{@code CACHE_SIZE=4096}: a page cache of 4 MiB ({@link H2Housekeeping#CACHE_SIZE_KB}), not
+ *       H2's 16 MiB.
  *   <li>An unnamed in-memory database ({@code jdbc:h2:mem:}) is rejected: each connection of the
  *       pool would get a database of its own.
  *   <li>{@code LOCK_TIMEOUT=10000}: a writer waits up to 10 s (H2's default: 1 s) for a row another
@@ -72,6 +75,9 @@ record H2ControlDialect() implements ControlDialect {
     }
     if (option(url, "MAX_COMPACT_TIME") == null) {
       out.append(";MAX_COMPACT_TIME=0");
+    }
+    if (option(url, "CACHE_SIZE") == null) {
+      out.append(";CACHE_SIZE=" + H2Housekeeping.CACHE_SIZE_KB);
     }
     if (option(url, "LOCK_TIMEOUT") == null) {
       out.append(";LOCK_TIMEOUT=10000");

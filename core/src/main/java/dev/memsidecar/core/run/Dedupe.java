@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * Finds whether a new memory repeats or replaces one already stored in its namespace, and merges or
  * supersedes accordingly. Works across kinds: a semantic and a procedural wording of one fact are
  * one record. Thread-safe; every method is a function of its arguments (records in, records out).
- * {@link #match} keeps a bounded cache of what it computed for neighbour texts (at most 4096 texts
+ * {@link #match} keeps a bounded cache of what it computed for neighbour texts (at most 1024 texts
  * of at most 2048 characters), since the same records come back for every candidate of a run.
  *
  * <p><b>Canonical tokens</b> ({@link #canonicalTokens}) name one thing exactly, whatever the
@@ -582,7 +582,7 @@ public final class Dedupe {
   /** Features of recent neighbours: the same records come back for every candidate of a run. */
   private static final ConcurrentHashMap<String, Features> CACHE = new ConcurrentHashMap<>();
 
-  private static final int CACHE_ENTRIES = 4096;
+  private static final int CACHE_ENTRIES = 1024;
   private static final int CACHE_MAX_CHARS = 2048;
 
   private static Features cachedFeatures(String text) {

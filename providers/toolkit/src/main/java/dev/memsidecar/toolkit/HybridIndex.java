@@ -438,7 +438,7 @@ public final class HybridIndex {
     if (slots <= records.length) {
       return;
     }
-    int capacity = Math.max(slots, records.length * 2);
+    int capacity = Math.max(slots, records.length + (records.length >> 1)); // grow by half
     records = Arrays.copyOf(records, capacity);
     termIds = Arrays.copyOf(termIds, capacity);
     speakerIds = Arrays.copyOf(speakerIds, capacity);

@@ -1,6 +1,7 @@
 package dev.memsidecar.provider.langmem;
 
 import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.provider.h2.H2Housekeeping;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,6 +29,9 @@ import java.util.Locale;
  *   <li>{@code MAX_COMPACT_TIME=0}: no compaction when the database closes. H2's (200 ms by
  *       default) is cut off by its time limit and can leave the file larger than before; {@link
  *       dev.memsidecar.provider.h2.H2Housekeeping} compacts while the store is open.
+ *   <li>{@code CACHE_SIZE=4096}: a page cache of 4 MiB ({@link H2Housekeeping#CACHE_SIZE_KB}), not
+ *       H2's 16 MiB. Searches run on the in-memory index; the cache serves reads by id and pages
+ *       of listings, read from the listing index in order.
  * </ul>
  *
  * <p>The price of {@code WRITE_DELAY=0} is one MVStore chunk per commit (about 20-30 KB for a
@@ -71,6 +75,9 @@ record H2Dialect() implements SqlDialect {
     }
     if (option(url, "MAX_COMPACT_TIME") == null) {
       out.append(";MAX_COMPACT_TIME=0");
+    }
+    if (option(url, "CACHE_SIZE") == null) {
+      out.append(";CACHE_SIZE=" + H2Housekeeping.CACHE_SIZE_KB);
     }
     return out.toString();
   }

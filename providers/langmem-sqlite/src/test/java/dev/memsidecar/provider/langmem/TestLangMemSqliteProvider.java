@@ -84,7 +84,9 @@ class TestLangMemSqliteProvider {
   void h2ConnectionsCommitWithoutWriteDelayAndLockTheFile() throws Exception {
     String url = new H2Dialect().connectionUrl("jdbc:h2:file:" + dir.resolve("probe"), "url");
     assertTrue(
-        url.endsWith(";WRITE_DELAY=0;FILE_LOCK=FS;DB_CLOSE_ON_EXIT=FALSE;MAX_COMPACT_TIME=0"), url);
+        url.endsWith(
+            ";WRITE_DELAY=0;FILE_LOCK=FS;DB_CLOSE_ON_EXIT=FALSE;MAX_COMPACT_TIME=0;CACHE_SIZE=4096"),
+        url);
     try (Connection c = DriverManager.getConnection(url);
         Statement st = c.createStatement();
         ResultSet rs =
