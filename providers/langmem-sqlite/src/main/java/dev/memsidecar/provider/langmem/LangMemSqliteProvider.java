@@ -21,8 +21,9 @@ import java.util.Set;
  * <ul>
  *   <li>{@code jdbc.url}: default {@code jdbc:h2:file:<dataDirectory>/langmem}. For H2 the store
  *       adds {@code WRITE_DELAY=0}, {@code FILE_LOCK=FS}, {@code DB_CLOSE_ON_EXIT=FALSE}, {@code
- *       MAX_COMPACT_TIME=0} and {@code CACHE_SIZE=4096} ({@link H2Dialect} says why) and rejects a URL that sets the first two
- *       otherwise. Messages and logs show the URL as it is, so it must hold no credentials;
+ *       MAX_COMPACT_TIME=0} and {@code CACHE_SIZE=4096} ({@link H2Dialect} says why) and rejects a
+ *       URL that sets the first two otherwise. Messages and logs show the URL as it is, so it must
+ *       hold no credentials;
  *   <li>{@code jdbc.user}, {@code jdbc.password}: the credentials, handed to the driver apart from
  *       the URL. {@code jdbc.password} is {@linkplain #sensitiveSettings() sensitive}: the engine
  *       masks it and this provider never shows it;
