@@ -30,8 +30,8 @@ import java.util.Locale;
  *       default) is cut off by its time limit and can leave the file larger than before; {@link
  *       dev.memsidecar.provider.h2.H2Housekeeping} compacts while the store is open.
  *   <li>{@code CACHE_SIZE=4096}: a page cache of 4 MiB ({@link H2Housekeeping#CACHE_SIZE_KB}), not
- *       H2's 16 MiB. Searches run on the in-memory index; the cache serves reads by id and pages
- *       of listings, read from the listing index in order.
+ *       H2's 16 MiB. Searches run on the in-memory index; the cache serves reads by id and pages of
+ *       listings, read from the listing index in order.
  * </ul>
  *
  * <p>The price of {@code WRITE_DELAY=0} is one MVStore chunk per commit (about 20-30 KB for a
