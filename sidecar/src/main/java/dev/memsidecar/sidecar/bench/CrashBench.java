@@ -12,7 +12,6 @@ import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.WriteDecisionEntry;
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -24,11 +23,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,10 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench crash}: a crash loop on one data folder. After one clean start and stop elsewhere
@@ -64,9 +58,7 @@ import picocli.CommandLine.Spec;
           + " survived, and the data folder's size against the logical data.",
       "Progress goes to stderr, the table to stdout."
     })
-final class CrashBench implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
+final class CrashBench extends Bench {
   @Mixin SidecarOptions sidecar;
 
   @Option(
@@ -99,18 +91,8 @@ final class CrashBench implements Callable<Integer> {
       description = "seed of the texts (default: ${DEFAULT-VALUE})")
   long seed;
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "this text")
-  boolean help;
-
-  private final PrintStream out;
-  private final PrintStream err;
-
   CrashBench(PrintStream out, PrintStream err) {
-    this.out = out;
-    this.err = err;
+    super(out, err);
   }
 
   void validate() {
@@ -217,7 +199,8 @@ final class CrashBench implements Callable<Integer> {
     try (Clients pool = new Clients(process, clients)) {
       List<Future<?>> writers =
           pool.start(
-              (stub, client) -> {
+              (channel, client) -> {
+                MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(channel);
                 while (!stop.get()) {
                   String text;
                   synchronized (sentences) {
@@ -245,7 +228,6 @@ final class CrashBench implements Callable<Integer> {
                     }
                   }
                 }
-                return null;
               });
       while (!enough.await(100, TimeUnit.MILLISECONDS)) {
         for (Future<?> w : writers) {
@@ -410,7 +392,8 @@ final class CrashBench implements Callable<Integer> {
         Clients pool = new Clients(process, clients)) {
       List<Future<?>> work =
           pool.start(
-              (stub, first) -> {
+              (channel, first) -> {
+                MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(channel);
                 for (int i = first; i < ids.size(); i += clients) {
                   try {
                     Memory m =
@@ -431,49 +414,10 @@ final class CrashBench implements Callable<Integer> {
                   }
                   progress.add(1);
                 }
-                return null;
               });
       for (Future<?> f : work) {
         getQuietly(f);
       }
-    }
-  }
-
-  /** What one client thread runs: its stub, and its number from 0. */
-  private interface ClientTask {
-    Void run(MemoryServiceBlockingStub stub, int client) throws Exception;
-  }
-
-  /** N client threads, each with its own channel (connection), as separate agents would be. */
-  private static final class Clients implements AutoCloseable {
-    private final ExecutorService pool;
-    private final List<MemoryServiceBlockingStub> stubs = new ArrayList<>();
-    private final List<ManagedChannel> channels = new ArrayList<>();
-
-    Clients(SidecarProcess process, int count) {
-      pool = Executors.newFixedThreadPool(count);
-      for (int t = 0; t < count; t++) {
-        ManagedChannel channel = process.newChannel();
-        channels.add(channel);
-        stubs.add(MemoryServiceGrpc.newBlockingStub(channel));
-      }
-    }
-
-    /** Starts {@code task} on every client. */
-    List<Future<?>> start(ClientTask task) {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < stubs.size(); t++) {
-        MemoryServiceBlockingStub stub = stubs.get(t);
-        int client = t;
-        futures.add(pool.submit(() -> task.run(stub, client)));
-      }
-      return futures;
-    }
-
-    @Override
-    public void close() {
-      pool.shutdownNow();
-      channels.forEach(ManagedChannel::shutdownNow);
     }
   }
 

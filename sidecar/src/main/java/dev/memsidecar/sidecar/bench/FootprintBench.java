@@ -32,16 +32,11 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench footprint}: the resident memory (RSS) of a sidecar process over a day in its life.
@@ -65,7 +60,7 @@ import picocli.CommandLine.Spec;
           + " heap options. The embedder is hash unless --embedder or --workspace says otherwise.",
       "Progress goes to stderr, the tables to stdout. Linux only (reads /proc)."
     })
-final class FootprintBench implements Callable<Integer> {
+final class FootprintBench extends Bench {
   /** What a step of the mix calls; a run is BeginRun then EndRun (two operations). */
   enum Kind {
     SEARCH(30),
@@ -109,8 +104,6 @@ final class FootprintBench implements Callable<Integer> {
           "Ask before touching anything tagged legal-hold.");
   private static final int TOP_K = 8;
   private static final int PAGE_SIZE = 50;
-
-  @Spec CommandSpec spec;
 
   @Option(
       names = "--records",
@@ -160,18 +153,8 @@ final class FootprintBench implements Callable<Integer> {
       description = "seed of the texts and the mix (default: ${DEFAULT-VALUE})")
   long seed;
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "this text")
-  boolean help;
-
-  private final PrintStream out;
-  private final PrintStream err;
-
   FootprintBench(PrintStream out, PrintStream err) {
-    this.out = out;
-    this.err = err;
+    super(out, err);
   }
 
   /** Checks every option; a bad one is a {@link ParameterException} naming it. */
@@ -349,40 +332,31 @@ final class FootprintBench implements Callable<Integer> {
   private void run(
       SidecarProcess process, String name, int n, Map<String, List<Long>> latencies, Work work)
       throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(clients);
-    List<Client> all = new ArrayList<>();
-    try (Progress progress = new Progress(err, name, n)) {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < clients; t++) {
-        Client client = new Client(process.newChannel(), t);
-        all.add(client);
-        int first = t;
-        done.add(
-            pool.submit(
-                () -> {
-                  for (int i = first; i < n; i += clients) {
-                    work.run(client, i);
-                    progress.add(1);
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> f : done) {
-        f.get();
-      }
+    Client[] all = new Client[clients];
+    try (Progress progress = new Progress(err, name, n);
+        Clients pool = new Clients(process, clients)) {
+      pool.run(
+          (channel, first) -> {
+            Client client = new Client(channel, first);
+            all[first] = client;
+            for (int i = first; i < n; i += clients) {
+              work.run(client, i);
+              progress.add(1);
+            }
+          });
     } finally {
-      pool.shutdownNow();
       for (Client c : all) {
-        c.channel.shutdownNow();
-        c.latencies.forEach(
-            (call, nanos) -> latencies.computeIfAbsent(call, k -> new ArrayList<>()).addAll(nanos));
+        if (c != null) {
+          c.latencies.forEach(
+              (call, nanos) ->
+                  latencies.computeIfAbsent(call, k -> new ArrayList<>()).addAll(nanos));
+        }
       }
     }
   }
 
-  /** One client: its channel, its stubs, its place in the list, its latencies. One thread. */
+  /** One client: its stubs, its place in the list, its latencies. One thread. */
   private final class Client {
-    final ManagedChannel channel;
     final int index;
     final MemoryServiceBlockingStub memory;
     final ToolRuleServiceBlockingStub rules;
@@ -391,7 +365,6 @@ final class FootprintBench implements Callable<Integer> {
     int nextForget;
 
     Client(ManagedChannel channel, int index) {
-      this.channel = channel;
       this.index = index;
       this.memory = MemoryServiceGrpc.newBlockingStub(channel);
       this.rules = ToolRuleServiceGrpc.newBlockingStub(channel);

@@ -9,7 +9,6 @@ import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.SearchResponse;
 import dev.memsidecar.proto.v1.WriteOutcome;
-import io.grpc.ManagedChannel;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,19 +22,13 @@ import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench load}: the sidecar under load through its gRPC API. Starts {@code --starts} sidecars
@@ -56,7 +49,7 @@ import picocli.CommandLine.Spec;
           + " of concurrent clients, and the sidecar process's peak RSS (VmHWM).",
       "Progress goes to stderr, the table to stdout."
     })
-final class LoadBench implements Callable<Integer> {
+final class LoadBench extends Bench {
   private static final Set<String> STOPWORDS =
       Set.of(
           "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "for", "from", "has",
@@ -64,8 +57,6 @@ final class LoadBench implements Callable<Integer> {
           "their", "then", "this", "to", "was", "we", "with", "after", "before", "every", "each",
           "during", "ticket");
   private static final int TOP_K = 8;
-
-  @Spec CommandSpec spec;
 
   @Option(
       names = "--records",
@@ -135,18 +126,8 @@ final class LoadBench implements Callable<Integer> {
       description = "seed of the texts and queries (default: ${DEFAULT-VALUE})")
   long seed;
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "this text")
-  boolean help;
-
-  private final PrintStream out;
-  private final PrintStream err;
-
   LoadBench(PrintStream out, PrintStream err) {
-    this.out = out;
-    this.err = err;
+    super(out, err);
   }
 
   /** The validated client counts, ascending and distinct. */
@@ -402,39 +383,20 @@ final class LoadBench implements Callable<Integer> {
     if (n == 0) {
       return new Phase(nanos, 0);
     }
-    ExecutorService pool = Executors.newFixedThreadPool(clients);
-    List<ManagedChannel> channels = new ArrayList<>();
-    try (Progress progress = new Progress(err, name, n)) {
-      List<Future<?>> work = new ArrayList<>();
-      List<MemoryServiceBlockingStub> stubs = new ArrayList<>();
-      for (int t = 0; t < clients; t++) {
-        ManagedChannel channel = process.newChannel();
-        channels.add(channel);
-        stubs.add(MemoryServiceGrpc.newBlockingStub(channel));
-      }
+    try (Progress progress = new Progress(err, name, n);
+        Clients pool = new Clients(process, clients)) {
       long t0 = System.nanoTime();
-      for (int t = 0; t < clients; t++) {
-        int first = t;
-        MemoryServiceBlockingStub stub = stubs.get(t);
-        work.add(
-            pool.submit(
-                () -> {
-                  for (int i = first; i < n; i += clients) {
-                    long s = System.nanoTime();
-                    call.run(stub, i);
-                    nanos[i] = System.nanoTime() - s;
-                    progress.add(1);
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> f : work) {
-        f.get();
-      }
+      pool.run(
+          (channel, first) -> {
+            MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(channel);
+            for (int i = first; i < n; i += clients) {
+              long s = System.nanoTime();
+              call.run(stub, i);
+              nanos[i] = System.nanoTime() - s;
+              progress.add(1);
+            }
+          });
       return new Phase(nanos, System.nanoTime() - t0);
-    } finally {
-      pool.shutdownNow();
-      channels.forEach(ManagedChannel::shutdownNow);
     }
   }
 

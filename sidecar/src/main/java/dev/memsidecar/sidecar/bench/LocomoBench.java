@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,10 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code bench locomo}: evidence recall on LoCoMo through the gRPC API of a sidecar it starts. Each
@@ -53,10 +50,8 @@ import picocli.CommandLine.Spec;
       "R@k of a question: the share of its evidence turns among the top k hits (the LoCoMo"
           + " paper's dialog-level recall). Progress goes to stderr, the table to stdout."
     })
-final class LocomoBench implements Callable<Integer> {
+final class LocomoBench extends Bench {
   private static final int REMEMBER_CLIENTS = 4;
-
-  @Spec CommandSpec spec;
 
   @Option(
       names = "--data",
@@ -89,18 +84,8 @@ final class LocomoBench implements Callable<Integer> {
       description = "unmeasured Searches before the measured ones (default: ${DEFAULT-VALUE})")
   int warmup;
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "this text")
-  boolean help;
-
-  private final PrintStream out;
-  private final PrintStream err;
-
   LocomoBench(PrintStream out, PrintStream err) {
-    this.out = out;
-    this.err = err;
+    super(out, err);
   }
 
   /** The validated cut-offs, ascending and distinct. */
