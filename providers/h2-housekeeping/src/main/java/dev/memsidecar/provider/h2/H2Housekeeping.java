@@ -57,14 +57,6 @@ import org.h2.mvstore.db.Store;
  * {@link #close} before closing the database.
  */
 public final class H2Housekeeping implements AutoCloseable {
-  /**
-   * The page cache, in KiB, that the stores using this class give each database ({@code
-   * CACHE_SIZE}) unless their URL sets one: 4 MiB instead of H2's 16 MiB. The stores answer
-   * searches from their own indexes, so the cache mostly holds pages read once, and a sidecar has
-   * up to three such databases. (With the other trims of the same release, the live heap after
-   * {@code bench footprint} went from ~110 MiB to ~72 MiB.)
-   */
-  public static final int CACHE_SIZE_KB = 4096;
 
   /** How often each database gets a pass. */
   public static final long PERIOD_MILLIS = 250;
