@@ -8,7 +8,7 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.Limits;
-import dev.memsidecar.toolkit.Terms;
+import dev.memsidecar.language.Terms;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

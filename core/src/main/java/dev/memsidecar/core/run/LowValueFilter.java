@@ -2,7 +2,7 @@ package dev.memsidecar.core.run;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.memsidecar.toolkit.Terms;
+import dev.memsidecar.language.Terms;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Validity;
-import dev.memsidecar.toolkit.Terms;
+import dev.memsidecar.language.Terms;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;

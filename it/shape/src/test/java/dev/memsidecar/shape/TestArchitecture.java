@@ -70,7 +70,8 @@ class TestArchitecture {
   void providersAndToolkitUseNeitherInjectionNorWireNorEngine() {
     noClasses()
         .that()
-        .resideInAnyPackage("dev.memsidecar.provider..", "dev.memsidecar.toolkit..")
+        .resideInAnyPackage(
+            "dev.memsidecar.provider..", "dev.memsidecar.toolkit..", "dev.memsidecar.language..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
@@ -85,13 +86,28 @@ class TestArchitecture {
   }
 
   @Test
-  void toolkitUsesOnlyTheJdkAndTheApi() {
+  void toolkitUsesOnlyTheJdkTheApiAndTheLanguageModule() {
     classes()
         .that()
         .resideInAPackage("dev.memsidecar.toolkit..")
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage("java..", "dev.memsidecar.api..", "dev.memsidecar.toolkit..")
+        .resideInAnyPackage(
+            "java..",
+            "dev.memsidecar.api..",
+            "dev.memsidecar.toolkit..",
+            "dev.memsidecar.language..")
+        .check(classes);
+  }
+
+  @Test
+  void languageModuleUsesOnlyTheJdk() {
+    classes()
+        .that()
+        .resideInAPackage("dev.memsidecar.language..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "dev.memsidecar.language..")
         .check(classes);
   }
 }

@@ -1,6 +1,7 @@
 package dev.memsidecar.toolkit;
 
 import dev.memsidecar.api.Embedder;
+import dev.memsidecar.language.Terms;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.memsidecar.toolkit;
+package dev.memsidecar.language;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

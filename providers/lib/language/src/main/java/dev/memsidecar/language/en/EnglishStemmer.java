@@ -1,4 +1,4 @@
-package dev.memsidecar.toolkit;
+package dev.memsidecar.language.en;
 
 /**
  * A light English stemmer for keyword matching: the first step of Porter's algorithm (M. F. Porter,
@@ -7,8 +7,8 @@ package dev.memsidecar.toolkit;
  * "paint"; "stories" gives "stori", as does "story"). Only words of lower-case ASCII letters are
  * stemmed; anything else (digits, other scripts) comes back unchanged. Stateless and thread-safe.
  */
-public final class Stemmer {
-  private Stemmer() {}
+public final class EnglishStemmer {
+  private EnglishStemmer() {}
 
   /** The stem of one lower-cased word. */
   public static String stem(String word) {

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.language.Languages;
+import dev.memsidecar.language.Terms;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -34,11 +36,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       content + "\n" + context};
  *   <li><b>keyword score</b> {@code b = BM25F(r) / the best BM25F of an admitted record} (0 when no
  *       record holds a query keyword). Keywords are {@link Terms#keywords} with each English word
- *       {@link Stemmer stemmed} ("painted" matches "paints"); the query's are those of {@code T}
- *       (each counted once). BM25F ({@code k1} {@value #K1}, {@code b} {@value #B}, {@code idf(t) =
- *       ln(1 + (N - df + 0.5) / (df + 0.5))}) counts a keyword of the context {@value
- *       #CONTEXT_WEIGHT} as much as one of the content, summary or tags, in term frequencies and in
- *       lengths alike: neighbouring lines help a record match, less than its own words;
+ *       {@link Languages#stem stemmed} ("painted" matches "paints"); the query's are those of
+ *       {@code T} (each counted once). BM25F ({@code k1} {@value #K1}, {@code b} {@value #B},
+ *       {@code idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))}) counts a keyword of the context
+ *       {@value #CONTEXT_WEIGHT} as much as one of the content, summary or tags, in term
+ *       frequencies and in lengths alike: neighbouring lines help a record match, less than its own
+ *       words;
  *   <li><b>speaker cue</b> {@code s = 1} when a query keyword is a keyword of the record's speaker
  *       label ({@link Terms#speaker}: "Caroline" in "Caroline: I went to a support group"), else 0:
  *       a question about a person leans to what that person said;
@@ -409,10 +412,10 @@ public final class HybridIndex {
     return out;
   }
 
-  /** {@link Terms#keywords} of {@code text}, each {@link Stemmer#stem stemmed}. */
+  /** {@link Terms#keywords} of {@code text}, each {@link Languages#stem stemmed}. */
   static List<String> keywords(String text) {
     List<String> out = Terms.keywords(text);
-    out.replaceAll(Stemmer::stem);
+    out.replaceAll(Languages::stem);
     return out;
   }
 

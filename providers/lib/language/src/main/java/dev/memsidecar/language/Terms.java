@@ -1,9 +1,8 @@
-package dev.memsidecar.toolkit;
+package dev.memsidecar.language;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * The words of a text, the same way for embedding and keyword matching: lower-cased (root locale),
@@ -12,14 +11,6 @@ import java.util.Set;
  * separate words with spaces. Thread-safe and stateless.
  */
 public final class Terms {
-  private static final Set<String> STOPWORDS =
-      Set.of(
-          "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "for", "from",
-          "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on",
-          "or", "our", "so", "that", "the", "their", "them", "then", "there", "these", "they",
-          "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will",
-          "with", "you", "your");
-
   private Terms() {}
 
   /** Every term of {@code text} in order, stopwords included. */
@@ -30,7 +21,7 @@ public final class Terms {
     for (int i = 0; i < text.length(); ) {
       int cp = text.codePointAt(i);
       i += Character.charCount(cp);
-      if (isCjk(cp)) {
+      if (Scripts.isCjk(cp)) {
         flush(word, out);
         out.add(new String(Character.toChars(cp)));
         if (prevCjk >= 0) {
@@ -50,7 +41,10 @@ public final class Terms {
     return out;
   }
 
-  /** The terms of {@code text} that carry meaning: {@link #of} less common English stopwords. */
+  /**
+   * The terms of {@code text} that carry meaning: {@link #of} less the stopwords of every language
+   * ({@link Languages#isStopword}).
+   */
   public static List<String> keywords(String text) {
     List<String> all = of(text);
     all.removeIf(Terms::isStopword);
@@ -75,8 +69,9 @@ public final class Terms {
   /** The longest speaker label {@link #speaker} recognises. */
   public static final int MAX_SPEAKER_CHARS = 40;
 
+  /** Whether {@code term} is too common to carry meaning in some language. */
   public static boolean isStopword(String term) {
-    return STOPWORDS.contains(term);
+    return Languages.isStopword(term);
   }
 
   private static void flush(StringBuilder word, List<String> out) {
@@ -84,13 +79,5 @@ public final class Terms {
       out.add(word.toString().toLowerCase(Locale.ROOT));
       word.setLength(0);
     }
-  }
-
-  private static boolean isCjk(int cp) {
-    Character.UnicodeScript s = Character.UnicodeScript.of(cp);
-    return s == Character.UnicodeScript.HAN
-        || s == Character.UnicodeScript.HIRAGANA
-        || s == Character.UnicodeScript.KATAKANA
-        || s == Character.UnicodeScript.HANGUL;
   }
 }

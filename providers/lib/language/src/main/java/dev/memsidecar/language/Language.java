@@ -1,0 +1,38 @@
+package dev.memsidecar.language;
+
+import java.util.Set;
+
+/**
+ * One natural language's text rules: what the engine (tool rules, the low-value filter, dedupe) and
+ * the {@code rules} extractor need to read text written in it. English ({@code
+ * dev.memsidecar.language.en}) and Chinese ({@code dev.memsidecar.language.zh}) are built in.
+ *
+ * <p>A language is one class set: a package {@code dev.memsidecar.language.<tag>} with a class
+ * implementing this interface and the rule classes it hands out, plus one line in {@link
+ * Languages}. The code that uses the rules (finding prohibitions, relating two memories, extracting
+ * candidates) is written once, against these interfaces, and never names a language. Adding one is
+ * described in the README, section "Languages".
+ *
+ * <p>Implementations are immutable and thread-safe; the rules they hand out are functions of their
+ * arguments.
+ */
+public interface Language {
+  /** The language's BCP 47 tag, lower case: {@code en}, {@code zh}. */
+  String tag();
+
+  /**
+   * Whether {@code text} is written in this language, by its script or words. {@link Languages#of}
+   * asks every language but the default in turn; the first that claims a text reads it.
+   */
+  boolean claims(String text);
+
+  /**
+   * The stem of one lower-cased word of this language, so that forms of one word meet ("painted",
+   * "paints": "paint"). A word this language does not stem (another script, digits) comes back
+   * unchanged.
+   */
+  String stem(String word);
+
+  /** Lower-cased words too common in this language to carry meaning ("the", "is"). */
+  Set<String> stopwords();
+}

@@ -1,0 +1,40 @@
+package dev.memsidecar.language.en;
+
+import dev.memsidecar.language.Language;
+import java.util.Set;
+
+/** English: the default language, read from any text no other language claims. */
+public final class English implements Language {
+  /** Words too common to carry meaning when matching keywords. */
+  static final Set<String> STOPWORDS =
+      Set.of(
+          "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "for", "from",
+          "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on",
+          "or", "our", "so", "that", "the", "their", "them", "then", "there", "these", "they",
+          "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will",
+          "with", "you", "your");
+
+  @Override
+  public String tag() {
+    return "en";
+  }
+
+  /**
+   * Never: English reads what no other language claims ({@link
+   * dev.memsidecar.language.Languages#of}).
+   */
+  @Override
+  public boolean claims(String text) {
+    return false;
+  }
+
+  @Override
+  public String stem(String word) {
+    return EnglishStemmer.stem(word);
+  }
+
+  @Override
+  public Set<String> stopwords() {
+    return STOPWORDS;
+  }
+}

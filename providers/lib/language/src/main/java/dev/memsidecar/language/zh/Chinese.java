@@ -1,0 +1,32 @@
+package dev.memsidecar.language.zh;
+
+import dev.memsidecar.language.Language;
+import dev.memsidecar.language.Scripts;
+import java.util.Set;
+
+/**
+ * Chinese: claims a text written mostly in CJK characters ({@link Scripts#isMostlyCjk}). Words are
+ * not stemmed: text is matched by characters and their bigrams ({@link
+ * dev.memsidecar.language.Terms}).
+ */
+public final class Chinese implements Language {
+  @Override
+  public String tag() {
+    return "zh";
+  }
+
+  @Override
+  public boolean claims(String text) {
+    return Scripts.isMostlyCjk(text);
+  }
+
+  @Override
+  public String stem(String word) {
+    return word;
+  }
+
+  @Override
+  public Set<String> stopwords() {
+    return Set.of();
+  }
+}
