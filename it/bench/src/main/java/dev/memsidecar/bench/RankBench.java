@@ -15,6 +15,7 @@ import dev.memsidecar.provider.lucene.LuceneHnswProvider;
 import dev.memsidecar.sidecar.bench.Figures;
 import dev.memsidecar.toolkit.HashEmbedder;
 import dev.memsidecar.toolkit.HybridIndex;
+import dev.memsidecar.toolkit.HybridScore;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -101,7 +102,7 @@ public final class RankBench {
                 r.namespace(),
                 n ->
                     new HybridIndex(
-                        embedder.dimensions(), HybridIndex.meaningWeightFor(embedder.name())))
+                        embedder.dimensions(), HybridScore.meaningWeightFor(embedder.name())))
             .put(r, embedder.embed(r.indexedText()));
       }
       for (String v : sweepValues) {

@@ -7,6 +7,7 @@ import dev.memsidecar.api.MemoryFile;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.toolkit.HybridIndex;
+import dev.memsidecar.toolkit.HybridScore;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
@@ -165,7 +166,7 @@ final class FileVersion {
         out = index;
         if (out == null) {
           out =
-              new HybridIndex(embedder.dimensions(), HybridIndex.meaningWeightFor(embedder.name()));
+              new HybridIndex(embedder.dimensions(), HybridScore.meaningWeightFor(embedder.name()));
           List<MemoryRecord> toEmbed = new ArrayList<>();
           for (MemoryMarkdown.Entry e : document().entries()) {
             MemoryRecord r = e.record();

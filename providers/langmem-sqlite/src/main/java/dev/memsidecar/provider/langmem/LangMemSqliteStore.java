@@ -16,6 +16,7 @@ import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.provider.h2.H2Housekeeping;
 import dev.memsidecar.toolkit.HybridIndex;
+import dev.memsidecar.toolkit.HybridScore;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -597,7 +598,7 @@ final class LangMemSqliteStore implements MemoryStore {
   private HybridIndex loadIndex(Namespace namespace) throws SQLException {
     long started = System.nanoTime();
     HybridIndex index =
-        new HybridIndex(embedder.dimensions(), HybridIndex.meaningWeightFor(embedder.name()));
+        new HybridIndex(embedder.dimensions(), HybridScore.meaningWeightFor(embedder.name()));
     int width = RecordRows.COLUMNS.size();
     int reembedded =
         pool.call(

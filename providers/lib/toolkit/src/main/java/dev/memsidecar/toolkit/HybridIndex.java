@@ -39,26 +39,17 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       {@link Languages#stem stemmed} ("painted" matches "paints"); the query's are those of
  *       {@code T} (each counted once). BM25F ({@code k1} {@value #K1}, {@code b} {@value #B},
  *       {@code idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))}) counts a keyword of the context
- *       {@value #CONTEXT_WEIGHT} as much as one of the content, summary or tags, in term
+ *       {@value HybridScore#CONTEXT_WEIGHT} as much as one of the content, summary or tags, in term
  *       frequencies and in lengths alike: neighbouring lines help a record match, less than its own
  *       words;
  *   <li><b>speaker cue</b> {@code s = 1} when a query keyword is a keyword of the record's speaker
  *       label ({@link Terms#speaker}: "Caroline" in "Caroline: I went to a support group"), else 0:
  *       a question about a person leans to what that person said;
- *   <li><b>score</b> {@code = min(1, w v + (1 - w) b + }{@value #SPEAKER_WEIGHT}{@code s)}, with
- *       {@code w} {@value #MEANING_WEIGHT} for a semantic embedder and {@value
- *       #LEXICAL_MEANING_WEIGHT} for the lexical {@code hash} one ({@link #meaningWeightFor}, with
- *       hash R@10 0.759 at 0.5 against 0.714 at 0.8); when the query has no keywords (only
- *       stopwords or punctuation) the score is {@code v} alone.
  * </ul>
  *
- * The weights were chosen on the development half of LoCoMo with bge-small-en ({@code it/bench}
- * {@code RankBench}, checked on each of its five conversations): cosine weights from 0.5 to 0.8
- * rose steadily (R@10 0.764 to 0.793), 0.9 fell back; context at half weight beat full weight
- * (0.797 against 0.793, multi-hop 0.415 against 0.408); the speaker cue lifted R@10 to 0.817 and
- * multi-hop questions (about one person's activities) from 0.415 to 0.511, at a cost to adversarial
- * questions (those that name the wrong person) of 0.04. Stemming and BM25 instead of plain keyword
- * coverage lifted the {@code hash} embedder's R@10 from 0.695 to 0.738.
+ * and scores it with {@link HybridScore} (the one hybrid score and its weights; the index's {@code
+ * w} is given at construction, {@link HybridScore#meaningWeightFor}). Stemming and BM25 instead of
+ * plain keyword coverage lifted the {@code hash} embedder's R@10 on LoCoMo from 0.695 to 0.738.
  *
  * <p>Only records the query {@link SearchQuery#admits admits} (status, expiry at {@link
  * SearchQuery#now()}, kinds, tags) and scoring at least {@link SearchQuery#minScore()} are hits;
@@ -79,20 +70,7 @@ public final class HybridIndex {
 
   private static final int INITIAL_SLOTS = 16;
 
-  /** The weight of the cosine similarity in the score with a semantic embedder. */
-  public static final double MEANING_WEIGHT = 0.8;
-
-  /**
-   * The weight of the cosine similarity in the score with the lexical {@code hash} embedder, whose
-   * vectors hash the same words BM25F matches.
-   */
-  public static final double LEXICAL_MEANING_WEIGHT = 0.5;
-
-  /** What a query word naming the record's speaker adds to the score (clamped to 1). */
-  static final double SPEAKER_WEIGHT = 0.05;
-
-  /** How much a word of the context counts against one of the content, in BM25F. */
-  static final double CONTEXT_WEIGHT = 0.5;
+  private static final double CONTEXT_WEIGHT = HybridScore.CONTEXT_WEIGHT;
 
   /** BM25 term-frequency saturation. */
   static final double K1 = 1.2;
@@ -123,16 +101,16 @@ public final class HybridIndex {
   private int[] documentFrequency = new int[64];
 
   /**
-   * An empty index for embeddings of {@code dimensions} floats from a semantic embedder (cosine
-   * weight {@value #MEANING_WEIGHT}).
+   * An empty index for embeddings of {@code dimensions} floats from a semantic embedder (meaning
+   * weight {@value HybridScore#MEANING_WEIGHT}).
    */
   public HybridIndex(int dimensions) {
-    this(dimensions, MEANING_WEIGHT);
+    this(dimensions, HybridScore.MEANING_WEIGHT);
   }
 
   /**
-   * An empty index for embeddings of {@code dimensions} floats, the cosine weighing {@code
-   * meaningWeight} (0..1; see {@link #meaningWeightFor}) and the keyword score {@code 1 -
+   * An empty index for embeddings of {@code dimensions} floats, meaning weighing {@code
+   * meaningWeight} (0..1; see {@link HybridScore#meaningWeightFor}) and words {@code 1 -
    * meaningWeight}.
    */
   public HybridIndex(int dimensions, double meaningWeight) {
@@ -145,14 +123,6 @@ public final class HybridIndex {
     this.dimensions = dimensions;
     this.meaningWeight = meaningWeight;
     this.vectors = new float[INITIAL_SLOTS * dimensions];
-  }
-
-  /**
-   * The cosine weight for vectors of the embedder named {@code embedderName}: {@value
-   * #LEXICAL_MEANING_WEIGHT} for {@link HashEmbedder#NAME}, else {@value #MEANING_WEIGHT}.
-   */
-  public static double meaningWeightFor(String embedderName) {
-    return HashEmbedder.NAME.equals(embedderName) ? LEXICAL_MEANING_WEIGHT : MEANING_WEIGHT;
   }
 
   /** Adds {@code record} with its unit {@code vector}, replacing the entry with its id. */
@@ -323,15 +293,13 @@ public final class HybridIndex {
         }
       }
       float worstKept = -1f;
+      boolean hasVector = !isZero(queryVector);
+      boolean hasWords = queryIds.length > 0;
       for (int slot = 0; slot < size; slot++) {
         double v = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
-        double score = v;
-        if (queryIds.length > 0) {
-          double b = best > 0 ? bm25[slot] / best : 0;
-          double s = speakerNamed(speakerIds[slot], queryIds) ? 1 : 0;
-          score = meaningWeight * v + (1 - meaningWeight) * b + SPEAKER_WEIGHT * s;
-        }
-        float clamped = (float) Math.min(1.0, Math.max(0.0, score));
+        double b = hasWords && best > 0 ? bm25[slot] / best : 0;
+        boolean speaker = hasWords && speakerNamed(speakerIds[slot], queryIds);
+        float clamped = HybridScore.of(meaningWeight, hasVector, hasWords, v, b, speaker);
         if (clamped < query.minScore() || (kept.size() == topK && clamped < worstKept)) {
           continue;
         }
@@ -453,6 +421,15 @@ public final class HybridIndex {
   }
 
   /** Dot product of {@code q} with the {@code q.length} floats of {@code m} from {@code off}. */
+  private static boolean isZero(float[] vector) {
+    for (float x : vector) {
+      if (x != 0f) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static double dot(float[] q, float[] m, int off) {
     // Four partial sums let the CPU overlap the multiply-adds.
     float s0 = 0;

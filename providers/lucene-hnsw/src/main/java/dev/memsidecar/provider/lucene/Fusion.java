@@ -1,5 +1,6 @@
 package dev.memsidecar.provider.lucene;
 
+import dev.memsidecar.toolkit.HybridScore;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
@@ -20,10 +21,7 @@ import java.util.stream.Collectors;
  * evidence turn for 64.3% of questions against 57.4% for {@link #RRF} (MRR 0.426 against 0.362),
  * ahead in every category. Rank fusion throws away how far apart scores are: with only two lists, a
  * record that BM25 ranks 3rd and kNN 40th ties one ranked 40th and 3rd, however strong its text
- * match. With bge-small-en ({@code it/bench} {@code RankBench}, all 997 questions, R@10) the vector
- * weight rose steadily from 0.5 to 0.8 and fell back at 0.9, on both rankers; the speaker cue
- * ({@link #SPEAKER_WEIGHT}) lifted R@10 from 0.797 to 0.817 and multi-hop questions from 0.415 to
- * 0.511 on the toolkit's ranker, which shares these weights.
+ * match.
  */
 enum Fusion {
   /**
@@ -36,11 +34,9 @@ enum Fusion {
    */
   RRF,
   /**
-   * A normalised score blend: {@code min(1, w v + (1 - w) b + c s)} with both lists active ({@code
-   * w} = {@link #vectorWeight}: 0.8, or 0.5 for the lexical {@code hash} embedder; {@code c} =
-   * {@link #SPEAKER_WEIGHT}, {@code s} 1 when a query word names the record's speaker), {@code v}
-   * with only kNN active, {@code min(1, b + c s)} with only BM25 active. The score keeps absolute
-   * meaning on the vector side: an unrelated record scores low even when it ranks first.
+   * The one hybrid score of every ranking store, {@link HybridScore} (the kNN list active means the
+   * query has a vector, the BM25 list active that it has words). The score keeps absolute meaning
+   * on the vector side: an unrelated record scores low even when it ranks first.
    */
   BLEND;
 
@@ -54,24 +50,6 @@ enum Fusion {
    */
   static final float RRF_TIE_BREAK = 1e-4f;
 
-  /** The weight {@code w} of vector similarity in {@link #BLEND} with a semantic embedder. */
-  static final float VECTOR_WEIGHT = 0.8f;
-
-  /**
-   * The weight {@code w} of vector similarity in {@link #BLEND} with the lexical {@code hash}
-   * embedder, whose vectors hash the same words BM25 matches: on LoCoMo it scored R@10 0.766 at 0.5
-   * against 0.698 at 0.8.
-   */
-  static final float LEXICAL_VECTOR_WEIGHT = 0.5f;
-
-  /** {@link #LEXICAL_VECTOR_WEIGHT} for the {@code hash} embedder, else {@link #VECTOR_WEIGHT}. */
-  static float vectorWeight(String embedderName) {
-    return "hash".equals(embedderName) ? LEXICAL_VECTOR_WEIGHT : VECTOR_WEIGHT;
-  }
-
-  /** What a query word naming the record's speaker adds to its {@link #BLEND} score. */
-  static final float SPEAKER_WEIGHT = 0.05f;
-
   /** The {@link #settingValue()} of every mode. */
   static final Set<String> SETTING_VALUES =
       Arrays.stream(values()).map(Fusion::settingValue).collect(Collectors.toUnmodifiableSet());
@@ -84,10 +62,11 @@ enum Fusion {
    * @param vector {@code v} in 0..1
    * @param bm25 {@code b} in 0..1
    * @param speaker whether a query word names the record's speaker ({@link #BLEND} only)
-   * @param vectorWeight {@code w} of {@link #BLEND}: {@link #vectorWeight} of the embedder
+   * @param vectorWeight {@code w} of {@link #BLEND}: {@link HybridScore#meaningWeightFor} the
+   *     embedder
    */
   float score(
-      float vectorWeight,
+      double vectorWeight,
       boolean knnActive,
       boolean bm25Active,
       int knnRank,
@@ -112,13 +91,7 @@ enum Fusion {
             float f = BLEND.score(vectorWeight, knnActive, bm25Active, 0, 0, vector, bm25, speaker);
             yield (float) ((1 - RRF_TIE_BREAK) * sum * (RRF_K + 1) / active + RRF_TIE_BREAK * f);
           }
-          case BLEND -> {
-            float cue = speaker ? SPEAKER_WEIGHT : 0f;
-            if (knnActive && bm25Active) {
-              yield vectorWeight * vector + (1 - vectorWeight) * bm25 + cue;
-            }
-            yield knnActive ? vector : bm25Active ? bm25 + cue : 0f;
-          }
+          case BLEND -> HybridScore.of(vectorWeight, knnActive, bm25Active, vector, bm25, speaker);
         };
     return Math.min(1f, Math.max(0f, s));
   }

@@ -9,6 +9,7 @@ import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.toolkit.HybridScore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,28 +51,22 @@ import org.apache.lucene.util.VectorUtil;
  * {@link KnnFloatVectorQuery} with the filter (Lucene searches the HNSW graph accepting only
  * filtered documents, or scans them exactly when they are few) and a BM25F disjunction of the
  * query's analysed terms with the filter as a FILTER clause: per term a {@link CombinedFieldQuery}
- * over {@value RecordDocument#TEXT} (content, summary, tags; weight {@value #CONTENT_FIELD_WEIGHT})
- * and {@value RecordDocument#CONTEXT} (weight {@value #CONTEXT_FIELD_WEIGHT}), so a word of the
- * context counts half one of the content. The kNN list is {@code max(2 topK, hnsw.ef_search)} deep
- * (also its candidate-queue size, ef), the BM25 list {@value #BM25_DEPTH_FACTOR} times that, each
- * at most {@value #MAX_DEPTH}. The query vector is {@link SearchQuery#vector()} made unit, or the
- * embedding of its text; a list is <i>active</i> when it can run: kNN with a non-zero query vector,
- * BM25 with at least one term after analysis.
+ * over {@value RecordDocument#TEXT} (content, summary, tags) and {@value RecordDocument#CONTEXT}, a
+ * word of the context counting {@link HybridScore#CONTEXT_WEIGHT} of one of the content. The kNN
+ * list is {@code max(2 topK, hnsw.ef_search)} deep (also its candidate-queue size, ef), the BM25
+ * list {@value #BM25_DEPTH_FACTOR} times that, each at most {@value #MAX_DEPTH}. The query vector
+ * is {@link SearchQuery#vector()} made unit, or the embedding of its text; a list is <i>active</i>
+ * when it can run: kNN with a non-zero query vector, BM25 with at least one term after analysis.
  *
- * <p><b>Scores.</b> Every hit scores in 0..1 (float rounding is clamped). Per candidate, {@code v =
- * max(0, cos(query vector, record vector))} (0 for a record without a vector, whose text embedded
- * to zeros), {@code b = its BM25F score / the best BM25F score of this query among the records the
- * filter admits} (0 when BM25 did not find it), and {@code s = 1} when one of the query's terms is
- * a term of the record's speaker label ({@value RecordDocument#SPEAKER}, {@link
- * MemoryTextAnalyzer#speaker}), else 0. With {@link Fusion#BLEND}, the default, the score is {@code
- * min(1, w v + (1 - w) b + 0.05 s)} with both lists active, {@code w} 0.8 (0.5 with the lexical
- * {@code hash} embedder; {@link Fusion#BLEND} says why): the meaning share is the clamped cosine
- * (computed exactly, from the stored vector, also for candidates only BM25 found), the word share
- * is {@code 1 - w} for the best word match of the query in this namespace under these filters and
- * less in proportion to BM25F for the others. With only kNN active the score is {@code v}, with
- * only BM25 active {@code min(1, b + 0.05 s)}: the one signal takes the whole scale. With {@link
- * Fusion#RRF} the score is rank-based instead ({@link Fusion#RRF} says how; 1 means first in every
- * active list) and does not split into shares.
+ * <p><b>Scores.</b> Every hit scores in 0..1. Per candidate, {@code v = max(0, cos(query vector,
+ * record vector))} (computed exactly, from the stored vector, also for candidates only BM25 found;
+ * 0 for a record without a vector, whose text embedded to zeros), {@code b = its BM25F score / the
+ * best BM25F score of this query among the records the filter admits} (0 when BM25 did not find
+ * it), and {@code s = 1} when one of the query's terms is a term of the record's speaker label
+ * ({@value RecordDocument#SPEAKER}, {@link dev.memsidecar.language.Terms#speaker}). With {@link
+ * Fusion#BLEND}, the default, they make the one hybrid score of every ranking store, {@link
+ * HybridScore}; with {@link Fusion#RRF} the score is rank-based instead ({@link Fusion#RRF} says
+ * how; 1 means first in every active list).
  *
  * <p><b>Results.</b> Hits below {@link SearchQuery#minScore()} drop, and the best {@code topK} come
  * back in {@link ScoredRecord#BEST_FIRST} order. A query with no active list has no ranking signal:
@@ -80,11 +75,15 @@ import org.apache.lucene.util.VectorUtil;
  * <p>Thread-safe: it keeps no state between searches.
  */
 final class HybridSearcher {
-  /** The BM25F weight of content, summary and tags (CombinedFieldQuery weights are at least 1). */
-  static final float CONTENT_FIELD_WEIGHT = 2f;
-
-  /** The BM25F weight of context: a word of the context counts half one of the content. */
+  /** The BM25F weight of context (CombinedFieldQuery weights are at least 1). */
   static final float CONTEXT_FIELD_WEIGHT = 1f;
+
+  /**
+   * The BM25F weight of content, summary and tags: a context word weighs {@link
+   * HybridScore#CONTEXT_WEIGHT} of one.
+   */
+  static final float CONTENT_FIELD_WEIGHT =
+      (float) (CONTEXT_FIELD_WEIGHT / HybridScore.CONTEXT_WEIGHT);
 
   /**
    * How many times deeper than the kNN list the BM25 list goes: its extra candidates cost only an
@@ -107,7 +106,7 @@ final class HybridSearcher {
   private final String vectorField;
   private final int efSearch;
   private final Fusion fusion;
-  private final float vectorWeight;
+  private final double vectorWeight;
 
   /**
    * @param searchers the searchers of the index to search
@@ -127,7 +126,7 @@ final class HybridSearcher {
     this.vectorField = RecordDocument.vectorField(embedder.dimensions());
     this.efSearch = efSearch;
     this.fusion = requireNonNull(fusion, "fusion is null");
-    this.vectorWeight = Fusion.vectorWeight(embedder.name());
+    this.vectorWeight = HybridScore.meaningWeightFor(embedder.name());
   }
 
   /** The hits of {@code query} in {@code namespace}, best first. */

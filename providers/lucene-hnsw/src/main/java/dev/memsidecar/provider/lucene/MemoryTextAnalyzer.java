@@ -66,24 +66,6 @@ final class MemoryTextAnalyzer extends Analyzer {
     return new LowerCaseFilter(new CJKWidthFilter(in));
   }
 
-  /** The longest speaker label {@link #speaker} recognises. */
-  static final int MAX_SPEAKER_CHARS = 40;
-
-  /**
-   * The speaker label of a chat line: the text before the first {@code ": "} of {@code content}
-   * when it comes within the first {@value #MAX_SPEAKER_CHARS} characters, holds no line break and
-   * is not blank ({@code "Caroline: I went to a support group"} gives {@code "Caroline"}); else the
-   * empty string. The same rule as the toolkit's {@code Terms.speaker}.
-   */
-  static String speaker(String content) {
-    int colon = content.indexOf(": ");
-    if (colon <= 0 || colon > MAX_SPEAKER_CHARS) {
-      return "";
-    }
-    String label = content.substring(0, colon);
-    return label.indexOf('\n') >= 0 || label.isBlank() ? "" : label.strip();
-  }
-
   /** The distinct terms of {@code text} in {@code field}, in order of first appearance. */
   List<String> distinctTerms(String field, String text) {
     Set<String> terms = new LinkedHashSet<>();

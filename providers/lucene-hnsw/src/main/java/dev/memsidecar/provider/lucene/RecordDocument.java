@@ -5,6 +5,7 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
+import dev.memsidecar.language.Terms;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,8 +37,8 @@ import org.apache.lucene.util.BytesRef;
  *   <li>{@value #TEXT}: content, summary and tags, and {@value #CONTEXT}: context, analysed by
  *       {@link MemoryTextAnalyzer} for BM25F ({@link HybridSearcher}); never stored, so context is
  *       ranked on but never returned as content;
- *   <li>{@value #SPEAKER}: the speaker label of the content ({@link MemoryTextAnalyzer#speaker}),
- *       analysed; never stored;
+ *   <li>{@value #SPEAKER}: the speaker label of the content ({@link Terms#speaker}), analysed;
+ *       never stored;
  *   <li>the vector field ({@link #vectorField}): the unit embedding of {@code content + "\n" +
  *       context} with dot-product similarity, only for ACTIVE records with a non-zero embedding
  *       (nothing else is ever searched by vector);
@@ -207,7 +208,7 @@ final class RecordDocument {
       addText(doc, TEXT, tag);
     }
     addText(doc, CONTEXT, r.context());
-    addText(doc, SPEAKER, MemoryTextAnalyzer.speaker(r.content()));
+    addText(doc, SPEAKER, Terms.speaker(r.content()));
     doc.add(new LongPoint(CREATED, created));
     doc.add(new NumericDocValuesField(CREATED, created));
     doc.add(new NumericDocValuesField(UPDATED, updated));

@@ -16,6 +16,7 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.toolkit.HashEmbedder;
+import dev.memsidecar.toolkit.HybridScore;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -198,7 +199,7 @@ class TestLuceneHnswStore {
   @Test
   public void rrfBreaksEqualRankSumsByTheStrongerMatch() {
     // 1st and 2nd ties 2nd and 1st: the blend score of the two, here their BM25 share, decides.
-    float w = Fusion.LEXICAL_VECTOR_WEIGHT;
+    double w = HybridScore.LEXICAL_MEANING_WEIGHT;
     float strong = Fusion.RRF.score(w, true, true, 2, 1, 0.5f, 1f, false);
     float weak = Fusion.RRF.score(w, true, true, 1, 2, 0.6f, 0.3f, false);
     assertTrue(strong > weak, strong + " > " + weak);
