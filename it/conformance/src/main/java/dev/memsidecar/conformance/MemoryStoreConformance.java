@@ -140,6 +140,11 @@ import org.junit.jupiter.api.io.TempDir;
  * [replay with -Dconformance.seed=N -Dtest=Class#method]}.
  *
  * <p>Tests never measure time; the 500-record tests take a few seconds on an embedded database.
+ *
+ * <p>One file on purpose (it is over 800 lines): the kit is one abstract suite that a provider
+ * extends with one factory method, as Lucene's {@code BaseKnnVectorsFormatTestCase} is; JUnit finds
+ * inherited tests on the class the provider names, and splitting them into several base classes
+ * would make every provider write one test class per part.
  */
 @ExtendWith(SeedReporter.class)
 public abstract class MemoryStoreConformance {
