@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.lucene.document.Document;
@@ -66,7 +65,7 @@ import org.apache.lucene.util.IOUtils;
  * them first (a near-real-time refresh, no commit), and reads arriving meanwhile share that
  * refresh. Writes never wait for a refresh, so a burst of writes costs one refresh, paid by the
  * next read. A get (or a delete) looks up one key, so it refreshes only if a write to a key sharing
- * its slot (one of {@value #VISIBILITY_SLOTS}, by hash) may not be visible yet: a get before each
+ * its slot (one of {@value Visibility#SLOTS}, by hash) may not be visible yet: a get before each
  * put, as a Remember with a request id does, refreshes once every few dozen puts rather than every
  * time.
  *
@@ -93,9 +92,6 @@ import org.apache.lucene.util.IOUtils;
  */
 final class LuceneHnswStore implements MemoryStore {
   static final int LOCK_STRIPES = 256;
-
-  /** Slots of key hashes whose last write is tracked, so point reads refresh only when needed. */
-  static final int VISIBILITY_SLOTS = 4096;
 
   private static final System.Logger LOG = System.getLogger(LuceneHnswStore.class.getName());
 
@@ -139,15 +135,11 @@ final class LuceneHnswStore implements MemoryStore {
   private final GroupCommit syncer;
   private final BackgroundCommit background;
   private final ReentrantLock commitLock = new ReentrantLock();
-  private final ReentrantLock refreshLock = new ReentrantLock();
   private final AtomicLong commits = new AtomicLong();
-  private final AtomicLong refreshes = new AtomicLong();
   private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
-  // Per slot of key hashes, the log sequence number of the last write to one of its keys.
-  private final AtomicLongArray written = new AtomicLongArray(VISIBILITY_SLOTS);
+  private final Visibility visibility;
   private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
   private volatile long committedBytes; // log bytes appended before the last commit's roll
-  private volatile long visibleSeq = -1; // every log entry up to it is visible to searchers
   // Used by whileIdle() only, on the background commit thread.
   private long idleMergeLogged = -1; // log.appendedBytes() when the last idle merge was decided
   private boolean idleMerging;
@@ -174,9 +166,7 @@ final class LuceneHnswStore implements MemoryStore {
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new ReentrantLock();
     }
-    for (int i = 0; i < VISIBILITY_SLOTS; i++) {
-      written.set(i, -1);
-    }
+    this.visibility = new Visibility(searchers, log);
     this.syncer =
         new GroupCommit(
             "lucene-hnsw sync (" + profileId + ")",
@@ -345,7 +335,7 @@ final class LuceneHnswStore implements MemoryStore {
           } catch (IOException | RuntimeException e) {
             throw writeFailure("put", record.id(), e);
           }
-          wrote(key, seq);
+          visibility.wrote(key, seq);
           awaiting = true;
           syncer.await(seq);
         } finally {
@@ -393,7 +383,7 @@ final class LuceneHnswStore implements MemoryStore {
           Term key = RecordDocument.key(namespace, records.get(i).id());
           writer.updateDocument(key, docs.get(i));
           seq = log.append(Translog.PUT, encoded.get(i));
-          wrote(key, seq);
+          visibility.wrote(key, seq);
         }
       } catch (IOException | RuntimeException e) {
         syncer.leave();
@@ -412,7 +402,7 @@ final class LuceneHnswStore implements MemoryStore {
     Term key = RecordDocument.key(namespace, id);
     enter();
     try {
-      ensureVisible(key);
+      visibility.ensureVisible(key);
       IndexSearcher s = searchers.acquire();
       try {
         TopDocs top = s.search(new TermQuery(key), 1);
@@ -446,7 +436,7 @@ final class LuceneHnswStore implements MemoryStore {
     }
     enter();
     try {
-      ensureVisible();
+      visibility.ensureVisible();
       IndexSearcher s = searchers.acquire();
       try {
         // One more than a page tells whether another page follows.
@@ -477,7 +467,7 @@ final class LuceneHnswStore implements MemoryStore {
     requireNonNull(query, "query is null");
     enter();
     try {
-      ensureVisible();
+      visibility.ensureVisible();
       return hybrid.search(namespace, query);
     } catch (IOException | AlreadyClosedException e) {
       throw readFailure("search", e);
@@ -498,7 +488,7 @@ final class LuceneHnswStore implements MemoryStore {
       try {
         // Every earlier write of this key is durable (it held the stripe until it was), so visible
         // once ensured.
-        ensureVisible(key);
+        visibility.ensureVisible(key);
         IndexSearcher s = searchers.acquire();
         try {
           if (s.count(new TermQuery(key)) == 0) {
@@ -516,7 +506,7 @@ final class LuceneHnswStore implements MemoryStore {
           syncer.leave();
           throw writeFailure("delete", id, e);
         }
-        wrote(key, seq);
+        visibility.wrote(key, seq);
         syncer.await(seq);
         return true;
       } finally {
@@ -576,7 +566,7 @@ final class LuceneHnswStore implements MemoryStore {
                   profileId,
                   indexPath,
                   syncer.runs(),
-                  refreshes.get(),
+                  visibility.refreshes(),
                   commits.get()));
     } finally {
       gate.writeLock().unlock();
@@ -605,7 +595,7 @@ final class LuceneHnswStore implements MemoryStore {
 
   /** How many near-real-time refreshes reads have made; for tests. */
   long refreshes() {
-    return refreshes.get();
+    return visibility.refreshes();
   }
 
   /** How many group syncs of the log (each one write and one fsync) have run; for tests. */
@@ -628,50 +618,6 @@ final class LuceneHnswStore implements MemoryStore {
   /** The directory of the write-ahead log; for tests. */
   Path translogDirectory() {
     return log.directory();
-  }
-
-  /**
-   * Makes every acknowledged write of {@code key} visible to searchers acquired afterwards: {@link
-   * #ensureVisible()} if a write to a key of its slot came after the last refresh started.
-   */
-  private void ensureVisible(Term key) throws IOException {
-    if (written.get(slot(key)) > visibleSeq) {
-      ensureVisible();
-    }
-  }
-
-  /** Notes that log entry {@code seq} writes {@code key}, for {@link #ensureVisible(Term)}. */
-  private void wrote(Term key, long seq) {
-    written.accumulateAndGet(slot(key), seq, Math::max);
-  }
-
-  private static int slot(Term key) {
-    return Math.floorMod(key.bytes().hashCode(), VISIBILITY_SLOTS);
-  }
-
-  /**
-   * Makes every acknowledged write visible to searchers acquired afterwards: refreshes them (near
-   * real time, no commit) unless they already show every write the log holds as durable. Readers
-   * that arrive while a refresh runs wait for it and do not refresh again if it covered them.
-   */
-  private void ensureVisible() throws IOException {
-    if (visibleSeq >= log.durableSeq()) {
-      return;
-    }
-    refreshLock.lock();
-    try {
-      long need = log.durableSeq();
-      if (visibleSeq >= need) {
-        return;
-      }
-      // Every entry up to the last one appended was in the writer before it was appended.
-      long covered = log.lastSeq();
-      searchers.maybeRefreshBlocking();
-      visibleSeq = covered;
-      refreshes.incrementAndGet();
-    } finally {
-      refreshLock.unlock();
-    }
   }
 
   /**
