@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -53,12 +54,6 @@ public final class Main implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "this text, and the flags of serve")
-  boolean help;
-
   private final PrintStream out;
   private final PrintStream err;
 
@@ -80,6 +75,8 @@ public final class Main implements Callable<Integer> {
     IExecutionExceptionHandler benchFailure = bench.getExecutionExceptionHandler();
     CommandLine cli = new CommandLine(new Main(out, err)).addSubcommand(bench);
     CommandLine serve = cli.getSubcommands().get(SERVE);
+    cli.getCommandSpec().addOption(helpOption("this text, and the flags of serve"));
+    serve.getCommandSpec().addOption(helpOption("this text"));
     // As before picocli: a flag given twice takes its last value.
     serve.setOverwrittenOptionsAllowed(true);
     cli.getHelpSectionMap().put(SERVE, help -> "%n".formatted() + serve.getUsageMessage());
@@ -164,12 +161,7 @@ public final class Main implements Callable<Integer> {
               paramLabel = "DIR",
               description =
                   "provider jars to load, each in its own class loader (default DIR/plugins)")
-          Path plugins,
-      @Option(
-              names = {"-h", "--help"},
-              usageHelp = true,
-              description = "this text")
-          boolean help) {
+          Path plugins) {
     SidecarServer server;
     SidecarConfig config;
     UnixSocket unix = null;
@@ -256,6 +248,10 @@ public final class Main implements Callable<Integer> {
 
   private static String hostPort(String host, int port) {
     return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+  }
+
+  private static OptionSpec helpOption(String description) {
+    return OptionSpec.builder("-h", "--help").usageHelp(true).description(description).build();
   }
 
   /** Whether {@code command} is {@code ancestor} or one of its subcommands. */

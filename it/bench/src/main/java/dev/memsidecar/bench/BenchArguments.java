@@ -13,11 +13,12 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The command line of the mains in this module, read with picocli into an options object that
- * carries the {@code @Option} annotations. What they share: {@code --help} (the usage on stdout,
- * exit 0), a usage error ({@code error: <message>} and the usage on stderr, exit 2), whole-number
- * options that must not be negative ({@link Count}), and the sidecar jar the run benches start
- * ({@link SidecarJar}). Each main parses once, on its main thread.
+ * The command line of the mains in this module, read with picocli into an options object (a class
+ * nested in the main's class, carrying the {@code @Option} annotations). What they share: the usage
+ * (named after the main's class, defaults shown), {@code --help} (the usage on stdout, exit 0), a
+ * usage error ({@code error: <message>} and the usage on stderr, exit 2), whole numbers that must
+ * not be negative ({@link Count}, for every {@code int} option), and the sidecar jar the run
+ * benches start ({@link SidecarJar}). Each main parses once, on its main thread.
  */
 final class BenchArguments {
   private BenchArguments() {}
@@ -28,9 +29,13 @@ final class BenchArguments {
    */
   static <T> T parseOrExit(T options, String[] args) {
     CommandLine cli = new CommandLine(options);
-    cli.getCommandSpec()
-        .addOption(
-            OptionSpec.builder("-h", "--help").usageHelp(true).description("this text").build());
+    CommandSpec spec = cli.getCommandSpec();
+    spec.name(options.getClass().getEnclosingClass().getName());
+    spec.addOption(
+        OptionSpec.builder("-h", "--help").usageHelp(true).description("this text").build());
+    spec.usageMessage().width(100).sortOptions(false).sortSynopsis(false).showDefaultValues(true);
+    cli.registerConverter(Integer.class, new Count());
+    cli.registerConverter(int.class, new Count());
     try {
       ParseResult parsed = cli.parseArgs(args);
       if (parsed.isUsageHelpRequested()) {
@@ -55,7 +60,7 @@ final class BenchArguments {
     void check(CommandSpec spec);
   }
 
-  /** A whole number {@code >= 0}, e.g. a count of calls; names the option when it is not. */
+  /** A whole number {@code >= 0}, such as a count of calls; picocli names the option when not. */
   static final class Count implements ITypeConverter<Integer> {
     @Override
     public Integer convert(String value) {
@@ -77,10 +82,7 @@ final class BenchArguments {
    * dev.memsidecar.sidecar.bench.SidecarProcess#start(Path, Path, Path)}).
    */
   static final class SidecarJar {
-    @Option(
-        names = "--jar",
-        paramLabel = "PATH",
-        description = "sidecar jar (default ${DEFAULT-VALUE})")
+    @Option(names = "--jar", paramLabel = "PATH", description = "sidecar jar")
     Path jar = Path.of("sidecar", "target", "memsidecar.jar");
 
     @Option(

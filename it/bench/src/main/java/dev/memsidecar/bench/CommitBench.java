@@ -215,41 +215,25 @@ public final class CommitBench {
 
   // ---------------------------------------------------------------- options
 
-  @Command(
-      name = "dev.memsidecar.bench.CommitBench",
-      usageHelpWidth = 100,
-      sortOptions = false,
-      sortSynopsis = false,
-      description =
-          "Durable puts per second of lucene-hnsw and how concurrent writers share commits.")
+  @Command(description = "Durable puts per second of lucene-hnsw, and how writers share commits.")
   private static final class Options implements BenchArguments.Checked {
-    @Option(
-        names = "--writers",
-        split = ",",
-        paramLabel = "N",
-        description = "writer counts, each measured (default ${DEFAULT-VALUE})")
+    @Option(names = "--writers", split = ",", paramLabel = "N", description = "writer counts")
     int[] writers = {1, 8};
 
-    @Option(
-        names = "--puts",
-        paramLabel = "N",
-        description = "measured puts per writer (default ${DEFAULT-VALUE})")
+    @Option(names = "--puts", paramLabel = "N", description = "measured puts per writer")
     int puts = 200;
 
-    @Option(
-        names = "--warmup",
-        paramLabel = "N",
-        description = "warm-up puts per writer (default ${DEFAULT-VALUE})")
+    @Option(names = "--warmup", paramLabel = "N", description = "warm-up puts per writer")
     int warmup = 20;
 
     @Option(
         names = "--max-wait-ms",
         split = ",",
         paramLabel = "MS",
-        description = "commit.max_wait_ms values, each measured (default ${DEFAULT-VALUE})")
+        description = "commit.max_wait_ms values")
     int[] maxWaits = {LuceneHnswProvider.DEFAULT_COMMIT_MAX_WAIT_MS};
 
-    @Option(names = "--seed", paramLabel = "N", description = "RNG seed (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "N", description = "RNG seed")
     long seed = 42;
 
     @Override

@@ -68,44 +68,21 @@ public final class RankBench {
   private final List<Question> questions = new ArrayList<>();
   private final List<Namespace> namespaces = new ArrayList<>();
 
-  @Command(
-      name = "dev.memsidecar.bench.RankBench",
-      usageHelpWidth = 100,
-      sortOptions = false,
-      sortSynopsis = false,
-      description = "LoCoMo evidence recall of the two rankers in-process, embeddings cached.")
+  @Command(description = "LoCoMo evidence recall of the two rankers in-process, embeddings cached.")
   private static final class Options {
-    @Option(
-        names = "--data",
-        paramLabel = "FILE",
-        description = "LoCoMo file (default ${DEFAULT-VALUE})")
+    @Option(names = "--data", paramLabel = "FILE", description = "LoCoMo file")
     Path data = Path.of("/work/shared/bench/locomo-dev.json");
 
-    @Option(
-        names = "--embedder",
-        paramLabel = "NAME",
-        description = "bge-small-en or hash (default ${DEFAULT-VALUE})")
+    @Option(names = "--embedder", paramLabel = "NAME", description = "bge-small-en or hash")
     String embedder = "bge-small-en";
 
-    @Option(
-        names = "--cache",
-        paramLabel = "DIR",
-        description =
-            "where embeddings are cached, one file per embedder (default ${DEFAULT-VALUE})")
+    @Option(names = "--cache", paramLabel = "DIR", description = "embeddings, a file per embedder")
     Path cache = Path.of("/tmp/rank-cache");
 
-    @Option(
-        names = "--rankers",
-        split = ",",
-        paramLabel = "NAME",
-        description = "lucene, kit or both (default ${DEFAULT-VALUE})")
+    @Option(names = "--rankers", split = ",", paramLabel = "NAME", description = "lucene, kit")
     Set<String> rankers = new LinkedHashSet<>(List.of("lucene", "kit"));
 
-    @Option(
-        names = "--settings",
-        split = ",",
-        paramLabel = "K=V",
-        description = "settings of the lucene-hnsw store")
+    @Option(names = "--settings", split = ",", paramLabel = "K=V", description = "lucene settings")
     Map<String, String> settings = new LinkedHashMap<>();
 
     @Option(

@@ -520,78 +520,46 @@ public final class RecallBench {
   // ---------------------------------------------------------------- options
 
   @Command(
-      name = "dev.memsidecar.bench.RecallBench",
-      usageHelpWidth = 100,
-      sortOptions = false,
-      sortSynopsis = false,
       description = "HNSW recall@10 and search latency of lucene-hnsw, and its fusion on LoCoMo.")
   private static final class Options implements BenchArguments.Checked {
-    @Option(
-        names = "--records",
-        paramLabel = "N",
-        description = "records inserted (default ${DEFAULT-VALUE})")
+    @Option(names = "--records", paramLabel = "N", description = "records inserted")
     int records = 100_000;
 
-    @Option(
-        names = "--threads",
-        paramLabel = "N",
-        description = "concurrent writers (default ${DEFAULT-VALUE})")
+    @Option(names = "--threads", paramLabel = "N", description = "concurrent writers")
     int threads = 4;
 
-    @Option(
-        names = "--queries",
-        paramLabel = "N",
-        description = "query vectors (default ${DEFAULT-VALUE})")
+    @Option(names = "--queries", paramLabel = "N", description = "query vectors")
     int queries = 500;
 
-    @Option(
-        names = "--dims",
-        paramLabel = "N",
-        description = "vector dimensions (default ${DEFAULT-VALUE})")
+    @Option(names = "--dims", paramLabel = "N", description = "vector dimensions")
     int dims = 256;
 
-    @Option(
-        names = "--clusters",
-        paramLabel = "N",
-        description = "gaussian centroids (default ${DEFAULT-VALUE})")
+    @Option(names = "--clusters", paramLabel = "N", description = "gaussian centroids")
     int clusters = 100;
 
-    @Option(
-        names = "--spread",
-        paramLabel = "X",
-        description = "spread around a centroid (default ${DEFAULT-VALUE})")
+    @Option(names = "--spread", paramLabel = "X", description = "spread around a centroid")
     double spread = 1.0;
 
-    @Option(
-        names = "--ef",
-        split = ",",
-        paramLabel = "N",
-        description = "ef_search values, each measured (default ${DEFAULT-VALUE})")
+    @Option(names = "--ef", split = ",", paramLabel = "N", description = "ef_search values")
     int[] efs = {LuceneHnswProvider.DEFAULT_EF_SEARCH};
 
-    @Option(names = "--m", paramLabel = "N", description = "HNSW M (default ${DEFAULT-VALUE})")
+    @Option(names = "--m", paramLabel = "N", description = "HNSW M")
     int m = LuceneHnswProvider.DEFAULT_M;
 
-    @Option(
-        names = "--beam-width",
-        paramLabel = "N",
-        description = "HNSW beam width (default ${DEFAULT-VALUE})")
+    @Option(names = "--beam-width", paramLabel = "N", description = "HNSW beam width")
     int beamWidth = LuceneHnswProvider.DEFAULT_BEAM_WIDTH;
 
-    @Option(names = "--seed", paramLabel = "N", description = "RNG seed (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "N", description = "RNG seed")
     long seed = 42;
 
     @Option(
         names = "--locomo",
         paramLabel = "PATH",
         converter = LocomoFile.class,
-        description = "LoCoMo file of the fusion table, or none; default: ${DEFAULT-VALUE}")
+        description = "LoCoMo file of the fusion table, or none")
     Path locomo = Path.of("..", "shared", "bench", "locomo-dev.json");
 
-    @Option(
-        names = "--dir",
-        paramLabel = "DIR",
-        description = "keep the data here (default: a temporary folder, deleted)")
+    @Option(names = "--dir", paramLabel = "DIR", description = "keep the data here, not in a temp")
     Path dir;
 
     @Option(names = "--reuse", description = "search an index already in --dir again")

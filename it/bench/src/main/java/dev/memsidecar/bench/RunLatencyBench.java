@@ -1,5 +1,6 @@
 package dev.memsidecar.bench;
 
+import dev.memsidecar.bench.BenchArguments.SidecarJar;
 import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.EndRunRequest;
@@ -727,54 +728,26 @@ public final class RunLatencyBench {
 
   // ---------------------------------------------------------------- options
 
-  @Command(
-      name = "dev.memsidecar.bench.RunLatencyBench",
-      usageHelpWidth = 100,
-      sortOptions = false,
-      sortSynopsis = false,
-      description = "EndRun, BeginRun and Search latency of a sidecar it starts, one client.")
+  @Command(description = "EndRun, BeginRun and Search latency of a sidecar it starts, one client.")
   private static final class Options implements BenchArguments.Checked {
-    @Mixin BenchArguments.SidecarJar sidecar;
+    @Mixin SidecarJar sidecar;
 
-    @Option(
-        names = "--runs",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "measured EndRun calls (default ${DEFAULT-VALUE})")
+    @Option(names = "--runs", paramLabel = "N", description = "measured EndRun calls")
     int runs = 300;
 
-    @Option(
-        names = "--records",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "records in the BeginRun scope (default ${DEFAULT-VALUE})")
+    @Option(names = "--records", paramLabel = "N", description = "records in the BeginRun scope")
     int records = 10_000;
 
-    @Option(
-        names = "--begins",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "measured BeginRun calls, each with a Search (default ${DEFAULT-VALUE})")
+    @Option(names = "--begins", paramLabel = "N", description = "measured BeginRun + Search pairs")
     int begins = 500;
 
-    @Option(
-        names = "--warmup",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "warm-up calls before each measured phase (default ${DEFAULT-VALUE})")
+    @Option(names = "--warmup", paramLabel = "N", description = "warm-up calls before each phase")
     int warmup = 100;
 
-    @Option(
-        names = "--writers",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "client threads filling the BeginRun scope (default ${DEFAULT-VALUE})")
+    @Option(names = "--writers", paramLabel = "N", description = "threads filling the scope")
     int writers = 4;
 
-    @Option(
-        names = "--seed",
-        paramLabel = "N",
-        description = "RNG seed for texts and inputs (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "N", description = "RNG seed for texts and inputs")
     long seed = 42;
 
     /** At least one record and one writer, as before: 0 counts as 1. */

@@ -7,6 +7,7 @@ import dev.memsidecar.api.Extractor;
 import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryCandidate;
 import dev.memsidecar.api.Settings;
+import dev.memsidecar.bench.BenchArguments.SidecarJar;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.EndRunResponse;
 import dev.memsidecar.proto.v1.ListMemoriesRequest;
@@ -1031,52 +1032,29 @@ public final class RunQualityBench {
 
   // ---------------------------------------------------------------- options
 
-  @Command(
-      name = "dev.memsidecar.bench.RunQualityBench",
-      usageHelpWidth = 100,
-      sortOptions = false,
-      sortSynopsis = false,
-      description = "LoCoMo through EndRun and through raw Remember, then Search: answer coverage.")
+  @Command(description = "LoCoMo through EndRun and through raw Remember, then Search: coverage.")
   private static final class Options {
-    @Mixin BenchArguments.SidecarJar sidecar;
+    @Mixin SidecarJar sidecar;
 
-    @Option(
-        names = "--locomo",
-        paramLabel = "PATH",
-        description = "LoCoMo file (default ${DEFAULT-VALUE})")
+    @Option(names = "--locomo", paramLabel = "PATH", description = "LoCoMo file")
     Path locomo = Path.of("/work/shared/bench/locomo-dev.json");
 
-    @Option(
-        names = "--conversations",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "only the first N conversations (default 0: all)")
+    @Option(names = "--conversations", paramLabel = "N", description = "only the first N; 0: all")
     int conversations;
 
     @Option(names = "--no-captions", description = "leave image captions out of the turns")
     boolean noCaptions;
 
-    @Option(
-        names = "--worse",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "questions where EndRun does worse to print (default ${DEFAULT-VALUE})")
+    @Option(names = "--worse", paramLabel = "N", description = "questions where EndRun does worse")
     int worse = 10;
 
-    @Option(
-        names = "--merges",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "merges of evidence turns to print (default ${DEFAULT-VALUE})")
+    @Option(names = "--merges", paramLabel = "N", description = "merges of evidence turns to print")
     int merges = 10;
 
     @Option(
         names = "--warmup",
         paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description =
-            "sessions of the first conversation run first on a throw-away workspace (default"
-                + " ${DEFAULT-VALUE})")
+        description = "sessions of the first conversation run first on a throw-away workspace")
     int warmup = 20;
 
     @Option(

@@ -1,5 +1,6 @@
 package dev.memsidecar.bench;
 
+import dev.memsidecar.bench.BenchArguments.SidecarJar;
 import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.CheckToolCallRequest;
@@ -586,47 +587,26 @@ public final class ToolRuleBench {
   // ---------------------------------------------------------------- options
 
   @Command(
-      name = "dev.memsidecar.bench.ToolRuleBench",
-      usageHelpWidth = 100,
-      sortOptions = false,
-      sortSynopsis = false,
       description = "CheckToolCall and BeginRun latency with tool rules, of a sidecar it starts.")
   private static final class Options {
-    @Mixin BenchArguments.SidecarJar sidecar;
+    @Mixin SidecarJar sidecar;
 
-    @Option(
-        names = "--checks",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "measured CheckToolCall calls of each kind (default ${DEFAULT-VALUE})")
+    @Option(names = "--checks", paramLabel = "N", description = "CheckToolCall calls of each kind")
     int checks = 20_000;
 
-    @Option(
-        names = "--begins",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "measured BeginRun calls per workspace (default ${DEFAULT-VALUE})")
+    @Option(names = "--begins", paramLabel = "N", description = "BeginRun calls per workspace")
     int begins = 1_000;
 
-    @Option(
-        names = "--records",
-        paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description = "records remembered in each workspace (default ${DEFAULT-VALUE})")
+    @Option(names = "--records", paramLabel = "N", description = "records in each workspace")
     int records = 300;
 
     @Option(
         names = "--warmup",
         paramLabel = "N",
-        converter = BenchArguments.Count.class,
-        description =
-            "warm-up CheckToolCall rounds; a tenth of it for BeginRun (default ${DEFAULT-VALUE})")
+        description = "warm-up CheckToolCall rounds; a tenth of it for BeginRun")
     int warmup = 2_000;
 
-    @Option(
-        names = "--seed",
-        paramLabel = "N",
-        description = "RNG seed for the records (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "N", description = "RNG seed for the records")
     long seed = 42;
   }
 }
