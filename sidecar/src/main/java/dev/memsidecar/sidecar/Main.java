@@ -264,16 +264,25 @@ public final class Main implements Callable<Integer> {
     return false;
   }
 
-  /** picocli's message, and what it suggests for a misspelt flag or command. */
+  /**
+   * What is wrong with the command line: the first word nobody expected ("unknown flag '--prot'",
+   * "unknown command 'serv'") and what picocli suggests for it, or else picocli's message.
+   */
   private static String usageProblem(ParameterException e) {
-    if (e instanceof UnmatchedArgumentException unmatched
-        && !unmatched.getSuggestions().isEmpty()) {
-      return e.getMessage()
-          + "; did you mean "
-          + String.join(" or ", unmatched.getSuggestions())
-          + "?";
+    if (!(e instanceof UnmatchedArgumentException unmatched)
+        || unmatched.getUnmatched().isEmpty()) {
+      return e.getMessage();
     }
-    return e.getMessage();
+    String word = unmatched.getUnmatched().get(0);
+    String kind =
+        word.startsWith("-")
+            ? "flag"
+            : e.getCommandLine().getSubcommands().isEmpty() ? "argument" : "command";
+    String problem = "unknown " + kind + " '" + word + "'";
+    List<String> suggestions = unmatched.getSuggestions();
+    return suggestions.isEmpty()
+        ? problem
+        : problem + "; did you mean " + String.join(" or ", suggestions) + "?";
   }
 
   private static int usageError(PrintStream err, String message) {
