@@ -12,53 +12,55 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 import sun.misc.Signal;
 
 /**
- * The command line: {@code memsidecar serve [flags]}, {@code memsidecar version}, {@code memsidecar
- * bench ...} ({@link BenchCommand}).
+ * The command line (picocli): {@code memsidecar serve [flags]}, {@code memsidecar version}, {@code
+ * memsidecar bench ...} ({@link BenchCommand}). Exit codes: 0 done ({@code --help} included), 2 a
+ * usage or configuration error (for {@code serve} the one line {@code memsidecar: cannot start:
+ * <message>} naming the flag or key), 1 any other failure. No command prints the usage and exits 2.
+ * This class is the top of the sidecar's arrows: it wires the bench and the server, and nothing
+ * refers back to it.
  */
-public final class Main {
-  static final String USAGE =
-      """
-      usage: java -jar memsidecar.jar serve [--workspace DIR] [--host HOST] [--port N] [--data DIR]
-                                            [--plugins DIR]
-             java -jar memsidecar.jar version
-             java -jar memsidecar.jar bench locomo --data FILE [options]
-             java -jar memsidecar.jar bench load [options]
-             java -jar memsidecar.jar bench footprint [options]
-             java -jar memsidecar.jar --help
-
-      serve         run the sidecar until SIGTERM or SIGINT
-        --workspace DIR  the workspace folder: reads DIR/memsidecar.yaml and
-                         DIR/config/memory/*.yaml (both optional). Default: current directory
-        --host HOST      address to listen on (default 127.0.0.1; env MEMSIDECAR_HOST)
-        --port N         port to listen on, 0 for any free port (default 7411; env MEMSIDECAR_PORT)
-        --data DIR       where generated data lives (default DIR/.memsidecar; env MEMSIDECAR_DATA)
-        --plugins DIR    provider jars to load, each in its own class loader (default DIR/plugins)
-        --help           this text
-      version       print the version
-      bench         measure a sidecar it starts, through its gRPC API: 'bench locomo' (evidence
-                    recall on LoCoMo), 'bench load' (latency, throughput, start time, peak RSS),
-                    'bench footprint' (RSS idle, under a mix of calls, settled);
-                    'bench NAME --help' lists the options of each
-
-      Precedence: built-in defaults < memsidecar.yaml < environment < flags. When the server accepts
-      calls it prints one line "listening on HOST:PORT" on stdout; logs go to stderr.
-      SIGTERM: health turns NOT_SERVING, in-flight calls finish, exit 0.
-      """;
-
+@Command(
+    name = "java -jar memsidecar.jar",
+    usageHelpWidth = 100,
+    description = {
+      "A long-term memory sidecar for AI agents: one process beside each agent, gRPC on loopback.",
+      "sidecar/bin/memsidecar runs it the same way with a java >= 21 it finds."
+    })
+public final class Main implements Callable<Integer> {
   private static final System.Logger LOG = System.getLogger(Main.class.getName());
   private static final long SHUTDOWN_GRACE_MILLIS = 10_000;
+  private static final String SERVE = "serve";
 
-  private Main() {}
+  @Spec CommandSpec spec;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  private Main(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
 
   public static void main(String[] args) {
     // Guice's class generation (for AOP, which we do not use) calls sun.misc.Unsafe, which new
@@ -68,56 +70,98 @@ public final class Main {
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-      out.print(USAGE);
-      return args.length == 0 ? 2 : 0;
-    }
-    return switch (args[0]) {
-      case "version" -> {
-        out.println("memsidecar " + version());
-        yield 0;
-      }
-      case "bench" -> BenchCommand.run(Arrays.copyOfRange(args, 1, args.length), out, err);
-      case "serve" -> serve(Arrays.asList(args).subList(1, args.length).iterator(), out, err);
-      default -> usageError(err, "unknown command '" + args[0] + "'");
-    };
+    CommandLine bench = BenchCommand.commandLine(out, err, Main.class);
+    IParameterExceptionHandler benchUsageError = bench.getParameterExceptionHandler();
+    IExecutionExceptionHandler benchFailure = bench.getExecutionExceptionHandler();
+    CommandLine cli = new CommandLine(new Main(out, err)).addSubcommand(bench);
+    CommandLine serve = cli.getSubcommands().get(SERVE);
+    cli.getCommandSpec().addOption(helpOption("this text, and the flags of serve"));
+    serve.getCommandSpec().addOption(helpOption("this text"));
+    // As before picocli: a flag given twice takes its last value.
+    serve.setOverwrittenOptionsAllowed(true);
+    cli.getHelpSectionMap().put(SERVE, help -> "%n".formatted() + serve.getUsageMessage());
+    List<String> sections = new ArrayList<>(cli.getHelpSectionKeys());
+    sections.add(sections.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER), SERVE);
+    cli.setHelpSectionKeys(sections);
+    cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+    cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+    cli.setParameterExceptionHandler(
+        (e, arguments) -> {
+          if (isWithin(e.getCommandLine(), bench)) {
+            return benchUsageError.handleParseException(e, arguments);
+          }
+          if (e.getCommandLine() == serve) {
+            return cannotStart(err, usageProblem(e), 2);
+          }
+          return usageError(err, usageProblem(e));
+        });
+    cli.setExecutionExceptionHandler(
+        (e, command, parsed) -> {
+          if (isWithin(command, bench)) {
+            return benchFailure.handleExecutionException(e, command, parsed);
+          }
+          throw e;
+        });
+    return cli.execute(args);
   }
 
-  private static int serve(Iterator<String> args, PrintStream out, PrintStream err) {
-    Path workspace = Path.of(".");
-    String host = null;
-    Integer port = null;
-    Path data = null;
-    Path plugins = null;
-    while (args.hasNext()) {
-      String flag = args.next();
-      if (flag.equals("--help") || flag.equals("-h")) {
-        out.print(USAGE);
-        return 0;
-      }
-      if (!args.hasNext()) {
-        return usageError(
-            err, flag.startsWith("--") ? flag + " needs a value" : "unexpected '" + flag + "'");
-      }
-      String value = args.next();
-      switch (flag) {
-        case "--workspace" -> workspace = Path.of(value);
-        case "--host" -> host = value;
-        case "--data" -> data = Path.of(value);
-        case "--plugins" -> plugins = Path.of(value);
-        case "--port" -> {
-          try {
-            port = Integer.parseInt(value);
-          } catch (NumberFormatException e) {
-            return usageError(err, "--port must be a number: '" + value + "'");
-          }
-        }
-        default -> {
-          return usageError(err, "unknown flag '" + flag + "'");
-        }
-      }
-    }
+  /** No command: the usage, as a usage error. */
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(out);
+    return 2;
+  }
 
+  @Command(name = "version", description = "Prints the version.")
+  int version() {
+    out.println("memsidecar " + releaseVersion());
+    return 0;
+  }
+
+  @Command(
+      name = SERVE,
+      usageHelpWidth = 100,
+      sortOptions = false,
+      sortSynopsis = false,
+      description = "Runs the sidecar until SIGTERM or SIGINT.",
+      footer = {
+        "",
+        "Precedence: built-in defaults < memsidecar.yaml < environment < flags. When the server"
+            + " accepts calls it prints one line \"listening on HOST:PORT\" on stdout; logs go to"
+            + " stderr. SIGTERM: health turns NOT_SERVING, in-flight calls finish, exit 0."
+      })
+  int serve(
+      @Option(
+              names = "--workspace",
+              paramLabel = "DIR",
+              defaultValue = ".",
+              description =
+                  "the workspace folder, holding the configuration (memsidecar.yaml and"
+                      + " config/memory/*.yaml, both optional); default: the current directory")
+          Path workspace,
+      @Option(
+              names = "--host",
+              paramLabel = "HOST",
+              description = "address to listen on (default 127.0.0.1; env MEMSIDECAR_HOST)")
+          String host,
+      @Option(
+              names = "--port",
+              paramLabel = "N",
+              description =
+                  "port to listen on, 0 for any free port (default 7411; env MEMSIDECAR_PORT)")
+          Integer port,
+      @Option(
+              names = "--data",
+              paramLabel = "DIR",
+              description =
+                  "where generated data lives (default DIR/.memsidecar; env MEMSIDECAR_DATA)")
+          Path data,
+      @Option(
+              names = "--plugins",
+              paramLabel = "DIR",
+              description =
+                  "provider jars to load, each in its own class loader (default DIR/plugins)")
+          Path plugins) {
     SidecarServer server;
     SidecarConfig config;
     UnixSocket unix = null;
@@ -139,7 +183,7 @@ public final class Main {
           new SidecarServer(
                   listeners,
                   engine,
-                  version(),
+                  releaseVersion(),
                   config.maxConcurrentCalls(),
                   config.maxQueuedCalls(),
                   config.authToken())
@@ -190,7 +234,7 @@ public final class Main {
     return 0;
   }
 
-  static String version() {
+  static String releaseVersion() {
     try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
       Properties p = new Properties();
       if (in != null) {
@@ -206,13 +250,51 @@ public final class Main {
     return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
   }
 
+  private static OptionSpec helpOption(String description) {
+    return OptionSpec.builder("-h", "--help").usageHelp(true).description(description).build();
+  }
+
+  /** Whether {@code command} is {@code ancestor} or one of its subcommands. */
+  private static boolean isWithin(CommandLine command, CommandLine ancestor) {
+    for (CommandLine c = command; c != null; c = c.getParent()) {
+      if (c == ancestor) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * What is wrong with the command line: the first word nobody expected ("unknown flag '--prot'",
+   * "unknown command 'serv'") and what picocli suggests for it, or else picocli's message.
+   */
+  private static String usageProblem(ParameterException e) {
+    if (!(e instanceof UnmatchedArgumentException unmatched)
+        || unmatched.getUnmatched().isEmpty()) {
+      return e.getMessage();
+    }
+    String word = unmatched.getUnmatched().get(0);
+    String kind =
+        word.startsWith("-")
+            ? "flag"
+            : e.getCommandLine().getSubcommands().isEmpty() ? "argument" : "command";
+    String problem = "unknown " + kind + " '" + word + "'";
+    List<String> suggestions = unmatched.getSuggestions();
+    return suggestions.isEmpty()
+        ? problem
+        : problem + "; did you mean " + String.join(" or ", suggestions) + "?";
+  }
+
   private static int usageError(PrintStream err, String message) {
     err.println("memsidecar: " + message);
     err.println("run 'java -jar memsidecar.jar --help' for usage");
     return 2;
   }
 
-  /** The one line every start-up failure prints; returns {@code exitCode}. */
+  /**
+   * The one line every start-up failure of {@code serve} prints, usage errors included; returns
+   * {@code exitCode}.
+   */
   private static int cannotStart(PrintStream err, String message, int exitCode) {
     err.println("memsidecar: cannot start: " + message);
     return exitCode;

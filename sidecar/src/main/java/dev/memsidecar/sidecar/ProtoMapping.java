@@ -12,6 +12,7 @@ import dev.memsidecar.core.StoredMemory;
 import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.EndRunResponse;
 import dev.memsidecar.proto.v1.Memory;
@@ -20,6 +21,8 @@ import dev.memsidecar.proto.v1.MemoryStatus;
 import dev.memsidecar.proto.v1.PromptSection;
 import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.ToolCall;
+import dev.memsidecar.proto.v1.ToolRulePriority;
+import dev.memsidecar.proto.v1.ToolRuleSource;
 import dev.memsidecar.proto.v1.Validity;
 import dev.memsidecar.proto.v1.WriteOutcome;
 import io.grpc.Context;
@@ -210,8 +213,55 @@ final class ProtoMapping {
     EndRunResponse.Builder b =
         EndRunResponse.newBuilder().setRunId(r.runId()).setWritten(r.written());
     r.decisions().forEach(d -> b.addDecisions(decision(d)));
-    r.capturedRules().forEach(rule -> b.addCapturedRules(ToolRuleGrpcService.toProto(rule)));
+    r.capturedRules().forEach(rule -> b.addCapturedRules(toolRule(rule)));
     return b.build();
+  }
+
+  /** The wire form of a tool rule (EndRun's captured rules, every ToolRuleService answer). */
+  static dev.memsidecar.proto.v1.ToolRule toolRule(ToolRule r) {
+    return dev.memsidecar.proto.v1.ToolRule.newBuilder()
+        .setId(r.id())
+        .setToolName(r.toolName())
+        .setRule(r.rule())
+        .setPriority(
+            switch (r.priority()) {
+              case CRITICAL -> ToolRulePriority.TOOL_RULE_PRIORITY_CRITICAL;
+              case HIGH -> ToolRulePriority.TOOL_RULE_PRIORITY_HIGH;
+              case NORMAL -> ToolRulePriority.TOOL_RULE_PRIORITY_NORMAL;
+            })
+        .setSource(
+            switch (r.source()) {
+              case USER_EXPLICIT -> ToolRuleSource.TOOL_RULE_SOURCE_USER_EXPLICIT;
+              case POST_TURN -> ToolRuleSource.TOOL_RULE_SOURCE_POST_TURN;
+              case PROGRAMMATIC -> ToolRuleSource.TOOL_RULE_SOURCE_PROGRAMMATIC;
+            })
+        .addAllTags(r.tags())
+        .setCreateTime(timestamp(r.createTime()))
+        .setUpdateTime(timestamp(r.updateTime()))
+        .build();
+  }
+
+  /** UNSPECIFIED means normal. */
+  static ToolRule.Priority priority(ToolRulePriority p) {
+    return switch (p) {
+      case TOOL_RULE_PRIORITY_CRITICAL -> ToolRule.Priority.CRITICAL;
+      case TOOL_RULE_PRIORITY_HIGH -> ToolRule.Priority.HIGH;
+      case TOOL_RULE_PRIORITY_NORMAL, TOOL_RULE_PRIORITY_UNSPECIFIED -> ToolRule.Priority.NORMAL;
+      case UNRECOGNIZED ->
+          throw MemoryException.invalidArgument("rule.priority", "rule.priority is unknown");
+    };
+  }
+
+  /** UNSPECIFIED means programmatic. */
+  static ToolRule.Source source(ToolRuleSource s) {
+    return switch (s) {
+      case TOOL_RULE_SOURCE_USER_EXPLICIT -> ToolRule.Source.USER_EXPLICIT;
+      case TOOL_RULE_SOURCE_POST_TURN -> ToolRule.Source.POST_TURN;
+      case TOOL_RULE_SOURCE_PROGRAMMATIC, TOOL_RULE_SOURCE_UNSPECIFIED ->
+          ToolRule.Source.PROGRAMMATIC;
+      case UNRECOGNIZED ->
+          throw MemoryException.invalidArgument("rule.source", "rule.source is unknown");
+    };
   }
 
   static Timestamp timestamp(Instant t) {

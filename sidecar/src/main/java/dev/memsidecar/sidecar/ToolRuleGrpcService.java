@@ -2,7 +2,6 @@ package dev.memsidecar.sidecar;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.core.toolrules.ToolStats;
@@ -23,9 +22,7 @@ import dev.memsidecar.proto.v1.PutToolRuleResponse;
 import dev.memsidecar.proto.v1.RenderToolRulesRequest;
 import dev.memsidecar.proto.v1.RenderToolRulesResponse;
 import dev.memsidecar.proto.v1.ToolCallVerdict;
-import dev.memsidecar.proto.v1.ToolRulePriority;
 import dev.memsidecar.proto.v1.ToolRuleServiceGrpc;
-import dev.memsidecar.proto.v1.ToolRuleSource;
 import io.grpc.stub.StreamObserver;
 import java.time.Instant;
 import java.util.List;
@@ -49,14 +46,14 @@ final class ToolRuleGrpcService extends ToolRuleServiceGrpc.ToolRuleServiceImplB
                 r.getId(),
                 r.getToolName(),
                 r.getRule(),
-                priority(r.getPriority()),
-                source(r.getSource()),
+                ProtoMapping.priority(r.getPriority()),
+                ProtoMapping.source(r.getSource()),
                 r.getTagsList(),
                 now,
                 now,
                 List.of()),
             ProtoMapping.options());
-    out.onNext(PutToolRuleResponse.newBuilder().setRule(toProto(stored)).build());
+    out.onNext(PutToolRuleResponse.newBuilder().setRule(ProtoMapping.toolRule(stored)).build());
     out.onCompleted();
   }
 
@@ -68,7 +65,7 @@ final class ToolRuleGrpcService extends ToolRuleServiceGrpc.ToolRuleServiceImplB
             req.getToolName(),
             req.getId(),
             ProtoMapping.options());
-    out.onNext(GetToolRuleResponse.newBuilder().setRule(toProto(r)).build());
+    out.onNext(GetToolRuleResponse.newBuilder().setRule(ProtoMapping.toolRule(r)).build());
     out.onCompleted();
   }
 
@@ -77,7 +74,7 @@ final class ToolRuleGrpcService extends ToolRuleServiceGrpc.ToolRuleServiceImplB
     ListToolRulesResponse.Builder res = ListToolRulesResponse.newBuilder();
     rules
         .list(ProtoMapping.scope(req.getScope()), req.getToolName(), ProtoMapping.options())
-        .forEach(r -> res.addRules(toProto(r)));
+        .forEach(r -> res.addRules(ProtoMapping.toolRule(r)));
     out.onNext(res.build());
     out.onCompleted();
   }
@@ -102,7 +99,7 @@ final class ToolRuleGrpcService extends ToolRuleServiceGrpc.ToolRuleServiceImplB
         rules.render(ProtoMapping.scope(req.getScope()), List.of(), ProtoMapping.options());
     RenderToolRulesResponse.Builder res =
         RenderToolRulesResponse.newBuilder().setMarkdown(r.markdown());
-    r.rules().forEach(x -> res.addRules(toProto(x)));
+    r.rules().forEach(x -> res.addRules(ProtoMapping.toolRule(x)));
     out.onNext(res.build());
     out.onCompleted();
   }
@@ -131,7 +128,7 @@ final class ToolRuleGrpcService extends ToolRuleServiceGrpc.ToolRuleServiceImplB
                     ? ToolCallVerdict.TOOL_CALL_VERDICT_ALLOW
                     : ToolCallVerdict.TOOL_CALL_VERDICT_DENY)
             .setReason(v.reason());
-    v.rules().forEach(r -> res.addMatchedRules(toProto(r)));
+    v.rules().forEach(r -> res.addMatchedRules(ProtoMapping.toolRule(r)));
     out.onNext(res.build());
     out.onCompleted();
   }
@@ -153,51 +150,5 @@ final class ToolRuleGrpcService extends ToolRuleServiceGrpc.ToolRuleServiceImplB
     }
     out.onNext(GetToolStatsResponse.newBuilder().setStats(b).build());
     out.onCompleted();
-  }
-
-  static dev.memsidecar.proto.v1.ToolRule toProto(ToolRule r) {
-    return dev.memsidecar.proto.v1.ToolRule.newBuilder()
-        .setId(r.id())
-        .setToolName(r.toolName())
-        .setRule(r.rule())
-        .setPriority(
-            switch (r.priority()) {
-              case CRITICAL -> ToolRulePriority.TOOL_RULE_PRIORITY_CRITICAL;
-              case HIGH -> ToolRulePriority.TOOL_RULE_PRIORITY_HIGH;
-              case NORMAL -> ToolRulePriority.TOOL_RULE_PRIORITY_NORMAL;
-            })
-        .setSource(
-            switch (r.source()) {
-              case USER_EXPLICIT -> ToolRuleSource.TOOL_RULE_SOURCE_USER_EXPLICIT;
-              case POST_TURN -> ToolRuleSource.TOOL_RULE_SOURCE_POST_TURN;
-              case PROGRAMMATIC -> ToolRuleSource.TOOL_RULE_SOURCE_PROGRAMMATIC;
-            })
-        .addAllTags(r.tags())
-        .setCreateTime(ProtoMapping.timestamp(r.createTime()))
-        .setUpdateTime(ProtoMapping.timestamp(r.updateTime()))
-        .build();
-  }
-
-  /** UNSPECIFIED means normal. */
-  private static ToolRule.Priority priority(ToolRulePriority p) {
-    return switch (p) {
-      case TOOL_RULE_PRIORITY_CRITICAL -> ToolRule.Priority.CRITICAL;
-      case TOOL_RULE_PRIORITY_HIGH -> ToolRule.Priority.HIGH;
-      case TOOL_RULE_PRIORITY_NORMAL, TOOL_RULE_PRIORITY_UNSPECIFIED -> ToolRule.Priority.NORMAL;
-      case UNRECOGNIZED ->
-          throw MemoryException.invalidArgument("rule.priority", "rule.priority is unknown");
-    };
-  }
-
-  /** UNSPECIFIED means programmatic. */
-  private static ToolRule.Source source(ToolRuleSource s) {
-    return switch (s) {
-      case TOOL_RULE_SOURCE_USER_EXPLICIT -> ToolRule.Source.USER_EXPLICIT;
-      case TOOL_RULE_SOURCE_POST_TURN -> ToolRule.Source.POST_TURN;
-      case TOOL_RULE_SOURCE_PROGRAMMATIC, TOOL_RULE_SOURCE_UNSPECIFIED ->
-          ToolRule.Source.PROGRAMMATIC;
-      case UNRECOGNIZED ->
-          throw MemoryException.invalidArgument("rule.source", "rule.source is unknown");
-    };
   }
 }

@@ -23,6 +23,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.apache.lucene.index.SegmentInfos;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * Durable-write benchmark of the {@code lucene-hnsw} store, opened directly (no gRPC): {@code
@@ -78,15 +82,7 @@ public final class CommitBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options;
-    try {
-      options = Options.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.println(Options.USAGE);
-      System.exit(2);
-      return;
-    }
+    Options options = BenchArguments.parseOrExit(new Options(), args);
     new CommitBench(options).run();
   }
 
@@ -219,49 +215,35 @@ public final class CommitBench {
 
   // ---------------------------------------------------------------- options
 
-  private static final class Options {
-    static final String USAGE =
-        "usage: CommitBench [--writers 1,8] [--puts 200] [--warmup 20] [--max-wait-ms 2[,0...]]"
-            + " [--seed 42]";
-
+  @Command(description = "Durable puts per second of lucene-hnsw, and how writers share commits.")
+  private static final class Options implements BenchArguments.Checked {
+    @Option(names = "--writers", split = ",", paramLabel = "N", description = "writer counts")
     int[] writers = {1, 8};
+
+    @Option(names = "--puts", paramLabel = "N", description = "measured puts per writer")
     int puts = 200;
+
+    @Option(names = "--warmup", paramLabel = "N", description = "warm-up puts per writer")
     int warmup = 20;
+
+    @Option(
+        names = "--max-wait-ms",
+        split = ",",
+        paramLabel = "MS",
+        description = "commit.max_wait_ms values")
     int[] maxWaits = {LuceneHnswProvider.DEFAULT_COMMIT_MAX_WAIT_MS};
+
+    @Option(names = "--seed", paramLabel = "N", description = "RNG seed")
     long seed = 42;
 
-    static Options parse(String[] args) {
-      Options o = new Options();
-      for (int i = 0; i < args.length; i++) {
-        String flag = args[i];
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException(flag + " needs a value");
-        }
-        String v = args[++i];
-        try {
-          switch (flag) {
-            case "--writers" -> o.writers = ints(v);
-            case "--puts" -> o.puts = Integer.parseInt(v);
-            case "--warmup" -> o.warmup = Integer.parseInt(v);
-            case "--max-wait-ms" -> o.maxWaits = ints(v);
-            case "--seed" -> o.seed = Long.parseLong(v);
-            default -> throw new IllegalArgumentException("unknown option " + flag);
-          }
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(flag + ": not a number: " + v);
-        }
+    @Override
+    public void check(CommandSpec spec) {
+      if (puts < 1 || warmup < 0 || Arrays.stream(writers).anyMatch(w -> w < 1)) {
+        throw new ParameterException(spec.commandLine(), "writers and puts must be positive");
       }
-      if (o.puts < 1 || o.warmup < 0 || Arrays.stream(o.writers).anyMatch(w -> w < 1)) {
-        throw new IllegalArgumentException("writers and puts must be positive");
+      if (Arrays.stream(maxWaits).anyMatch(m -> m < 0 || m > 1000)) {
+        throw new ParameterException(spec.commandLine(), "--max-wait-ms must be 0..1000");
       }
-      if (Arrays.stream(o.maxWaits).anyMatch(m -> m < 0 || m > 1000)) {
-        throw new IllegalArgumentException("--max-wait-ms must be 0..1000");
-      }
-      return o;
-    }
-
-    private static int[] ints(String v) {
-      return Arrays.stream(v.split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
     }
   }
 }

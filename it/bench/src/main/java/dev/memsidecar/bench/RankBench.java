@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,6 +36,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Fast, in-process LoCoMo evidence recall of the two rankers, for tuning: the turns of {@code bench
@@ -66,18 +69,37 @@ public final class RankBench {
   private final List<Question> questions = new ArrayList<>();
   private final List<Namespace> namespaces = new ArrayList<>();
 
+  @Command(description = "LoCoMo evidence recall of the two rankers in-process, embeddings cached.")
+  private static final class Options {
+    @Option(names = "--data", paramLabel = "FILE", description = "LoCoMo file")
+    Path data = Path.of("/work/shared/bench/locomo-dev.json");
+
+    @Option(names = "--embedder", paramLabel = "NAME", description = "bge-small-en or hash")
+    String embedder = "bge-small-en";
+
+    @Option(names = "--cache", paramLabel = "DIR", description = "embeddings, a file per embedder")
+    Path cache = Path.of("/tmp/rank-cache");
+
+    @Option(names = "--rankers", split = ",", paramLabel = "NAME", description = "lucene, kit")
+    Set<String> rankers = new LinkedHashSet<>(List.of("lucene", "kit"));
+
+    @Option(names = "--settings", split = ",", paramLabel = "K=V", description = "lucene settings")
+    Map<String, String> settings = new LinkedHashMap<>();
+
+    @Option(
+        names = "--sweep",
+        paramLabel = "NAME=V1,V2...",
+        description = "set system property NAME to each value in turn and ask the questions again")
+    String sweep;
+  }
+
   public static void main(String[] args) throws Exception {
-    Map<String, String> o = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
+    Options o = BenchArguments.parseOrExit(new Options(), args);
     RankBench b = new RankBench();
-    b.read(Path.of(o.getOrDefault("data", "/work/shared/bench/locomo-dev.json")));
-    String embedderName = o.getOrDefault("embedder", "bge-small-en");
+    b.read(o.data);
+    String embedderName = o.embedder;
     Embedder base = embedderName.equals("hash") ? new HashEmbedder() : new BgeSmallEnEmbedder();
-    CachingEmbedder embedder =
-        new CachingEmbedder(
-            base, Path.of(o.getOrDefault("cache", "/tmp/rank-cache"), embedderName + ".bin"));
+    CachingEmbedder embedder = new CachingEmbedder(base, o.cache.resolve(embedderName + ".bin"));
     List<String> texts = new ArrayList<>();
     for (MemoryRecord r : b.turns) {
       texts.add(r.indexedText());
@@ -86,11 +108,11 @@ public final class RankBench {
       texts.add(q.text());
     }
     embedder.warm(texts);
-    Set<String> rankers = Set.of(o.getOrDefault("rankers", "lucene,kit").split(","));
+    Set<String> rankers = o.rankers;
     List<String> sweepValues = List.of("");
     String sweepName = null;
-    if (o.containsKey("sweep")) {
-      String[] kv = o.get("sweep").split("=", 2);
+    if (o.sweep != null) {
+      String[] kv = o.sweep.split("=", 2);
       sweepName = kv[0];
       sweepValues = List.of(kv[1].split(","));
     }
@@ -114,12 +136,7 @@ public final class RankBench {
     }
     if (rankers.contains("lucene")) {
       Path dir = Files.createTempDirectory("rank-bench");
-      Map<String, String> settings = new LinkedHashMap<>();
-      for (String kv : o.getOrDefault("settings", "").split(",")) {
-        if (kv.contains("=")) {
-          settings.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
-        }
-      }
+      Map<String, String> settings = o.settings;
       try (MemoryStore store =
           new LuceneHnswProvider().open(new ProviderContext("bench", dir, settings, embedder))) {
         for (MemoryRecord r : b.turns) {

@@ -36,6 +36,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * Store-level benchmark of the {@code lucene-hnsw} provider, opened directly (no gRPC):
@@ -79,15 +84,7 @@ public final class RecallBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options;
-    try {
-      options = Options.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.println(Options.USAGE);
-      System.exit(2);
-      return;
-    }
+    Options options = BenchArguments.parseOrExit(new Options(), args);
     new RecallBench(options).run();
   }
 
@@ -522,71 +519,72 @@ public final class RecallBench {
 
   // ---------------------------------------------------------------- options
 
-  private static final class Options {
-    static final String USAGE =
-        "usage: RecallBench [--records 100000] [--threads 4] [--queries 500] [--dims 256]"
-            + " [--clusters 100] [--spread 1.0] [--ef 100[,200...]] [--m 16]"
-            + " [--beam-width 100] [--seed 42]"
-            + " [--locomo ../shared/bench/locomo-dev.json|none] [--dir DIR [--reuse]]";
-
+  @Command(
+      description = "HNSW recall@10 and search latency of lucene-hnsw, and its fusion on LoCoMo.")
+  private static final class Options implements BenchArguments.Checked {
+    @Option(names = "--records", paramLabel = "N", description = "records inserted")
     int records = 100_000;
+
+    @Option(names = "--threads", paramLabel = "N", description = "concurrent writers")
     int threads = 4;
+
+    @Option(names = "--queries", paramLabel = "N", description = "query vectors")
     int queries = 500;
+
+    @Option(names = "--dims", paramLabel = "N", description = "vector dimensions")
     int dims = 256;
+
+    @Option(names = "--clusters", paramLabel = "N", description = "gaussian centroids")
     int clusters = 100;
+
+    @Option(names = "--spread", paramLabel = "X", description = "spread around a centroid")
     double spread = 1.0;
+
+    @Option(names = "--ef", split = ",", paramLabel = "N", description = "ef_search values")
     int[] efs = {LuceneHnswProvider.DEFAULT_EF_SEARCH};
+
+    @Option(names = "--m", paramLabel = "N", description = "HNSW M")
     int m = LuceneHnswProvider.DEFAULT_M;
+
+    @Option(names = "--beam-width", paramLabel = "N", description = "HNSW beam width")
     int beamWidth = LuceneHnswProvider.DEFAULT_BEAM_WIDTH;
+
+    @Option(names = "--seed", paramLabel = "N", description = "RNG seed")
     long seed = 42;
+
+    @Option(
+        names = "--locomo",
+        paramLabel = "PATH",
+        converter = LocomoFile.class,
+        description = "LoCoMo file of the fusion table, or none")
     Path locomo = Path.of("..", "shared", "bench", "locomo-dev.json");
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "keep the data here, not in a temp")
     Path dir;
+
+    @Option(names = "--reuse", description = "search an index already in --dir again")
     boolean reuse;
 
-    static Options parse(String[] args) {
-      Options o = new Options();
-      for (int i = 0; i < args.length; i++) {
-        String flag = args[i];
-        if (flag.equals("--reuse")) {
-          o.reuse = true;
-          continue;
-        }
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException(flag + " needs a value");
-        }
-        String v = args[++i];
-        try {
-          switch (flag) {
-            case "--records" -> o.records = Integer.parseInt(v);
-            case "--threads" -> o.threads = Integer.parseInt(v);
-            case "--queries" -> o.queries = Integer.parseInt(v);
-            case "--dims" -> o.dims = Integer.parseInt(v);
-            case "--clusters" -> o.clusters = Integer.parseInt(v);
-            case "--spread" -> o.spread = Double.parseDouble(v);
-            case "--ef" ->
-                o.efs =
-                    Arrays.stream(v.split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
-            case "--m" -> o.m = Integer.parseInt(v);
-            case "--beam-width" -> o.beamWidth = Integer.parseInt(v);
-            case "--seed" -> o.seed = Long.parseLong(v);
-            case "--locomo" -> o.locomo = v.equals("none") ? null : Path.of(v);
-            case "--dir" -> o.dir = Path.of(v);
-            default -> throw new IllegalArgumentException("unknown option " + flag);
-          }
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(flag + ": not a number: " + v);
-        }
+    @Override
+    public void check(CommandSpec spec) {
+      if (records < 0 || threads < 1 || queries < 1 || dims < 8 || clusters < 1) {
+        throw new ParameterException(spec.commandLine(), "counts must be positive");
       }
-      if (o.records < 0 || o.threads < 1 || o.queries < 1 || o.dims < 8 || o.clusters < 1) {
-        throw new IllegalArgumentException("counts must be positive");
+      if (reuse && dir == null) {
+        throw new ParameterException(spec.commandLine(), "--reuse needs --dir");
       }
-      if (o.reuse && o.dir == null) {
-        throw new IllegalArgumentException("--reuse needs --dir");
+      if (locomo != null && !Files.isRegularFile(locomo)) {
+        throw new ParameterException(
+            spec.commandLine(), "no LoCoMo file at " + locomo + " (--locomo none)");
       }
-      if (o.locomo != null && !Files.isRegularFile(o.locomo)) {
-        throw new IllegalArgumentException("no LoCoMo file at " + o.locomo + " (--locomo none)");
-      }
-      return o;
+    }
+  }
+
+  /** {@code none} leaves the fusion table out. */
+  private static final class LocomoFile implements ITypeConverter<Path> {
+    @Override
+    public Path convert(String value) {
+      return value.equals("none") ? null : Path.of(value);
     }
   }
 }

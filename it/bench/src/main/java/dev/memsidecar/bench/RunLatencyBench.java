@@ -1,5 +1,6 @@
 package dev.memsidecar.bench;
 
+import dev.memsidecar.bench.BenchArguments.SidecarJar;
 import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.EndRunRequest;
@@ -38,6 +39,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 
 /**
  * The latency of the agent's two calls on the built sidecar jar (default configuration: rules
@@ -79,27 +84,8 @@ public final class RunLatencyBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options;
-    try {
-      options = Options.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.println(Options.USAGE);
-      System.exit(2);
-      return;
-    }
-    if (options.help) {
-      System.out.println(Options.USAGE);
-      return;
-    }
-    if (!Files.isRegularFile(options.jar)) {
-      System.err.println(
-          "sidecar jar not found at "
-              + options.jar.toAbsolutePath()
-              + ": run mvn package first, or pass --jar PATH");
-      System.exit(2);
-      return;
-    }
+    Options options = BenchArguments.parseOrExit(new Options(), args);
+    options.sidecar.requireBuiltOrExit();
     new RunLatencyBench(options).run();
   }
 
@@ -129,7 +115,7 @@ public final class RunLatencyBench {
         Locale.ROOT,
         "run latency bench: jar %s, runs %d, records %d, begins %d, warmup %d, writers %d,"
             + " seed %d%n",
-        options.jar.toAbsolutePath().normalize(),
+        options.sidecar.jar.toAbsolutePath().normalize(),
         options.runs,
         options.records,
         options.begins,
@@ -138,7 +124,8 @@ public final class RunLatencyBench {
         options.seed);
     List<Row> rows = new ArrayList<>();
     Path ws = Files.createTempDirectory("memsidecar-run-latency");
-    try (SidecarProcess sidecar = SidecarProcess.start(options.jar, options.launcher, ws)) {
+    try (SidecarProcess sidecar =
+        SidecarProcess.start(options.sidecar.jar, options.sidecar.launcher, ws)) {
       MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
       endRuns(stub, rows);
       beginRuns(stub, rows);
@@ -741,80 +728,33 @@ public final class RunLatencyBench {
 
   // ---------------------------------------------------------------- options
 
-  private record Options(
-      Path jar,
-      Path launcher,
-      int runs,
-      int records,
-      int begins,
-      int warmup,
-      int writers,
-      long seed,
-      boolean help) {
-    static final String USAGE =
-        "usage: java -cp memsidecar-bench.jar dev.memsidecar.bench.RunLatencyBench [--jar PATH]"
-            + " [--launcher PATH] [--runs N] [--records N] [--begins N] [--warmup N]"
-            + " [--writers N] [--seed N]\n"
-            + "  --jar       sidecar jar (default sidecar/target/memsidecar.jar)\n"
-            + "  --launcher  start the sidecar with this script (e.g. sidecar/bin/memsidecar)\n"
-            + "  --runs      measured EndRun calls (default 300)\n"
-            + "  --records   records in the BeginRun scope (default 10000)\n"
-            + "  --begins    measured BeginRun calls, each with a Search (default 500)\n"
-            + "  --warmup    warm-up calls before each measured phase (default 100)\n"
-            + "  --writers   client threads filling the BeginRun scope (default 4)\n"
-            + "  --seed      RNG seed for texts and inputs (default 42)";
+  @Command(description = "EndRun, BeginRun and Search latency of a sidecar it starts, one client.")
+  private static final class Options implements BenchArguments.Checked {
+    @Mixin SidecarJar sidecar;
 
-    static Options parse(String[] args) {
-      Path jar = Path.of("sidecar", "target", "memsidecar.jar");
-      Path launcher = null;
-      int runs = 300;
-      int records = 10_000;
-      int begins = 500;
-      int warmup = 100;
-      int writers = 4;
-      long seed = 42;
-      boolean help = false;
-      for (int i = 0; i < args.length; i++) {
-        String arg = args[i];
-        switch (arg) {
-          case "--help", "-h" -> help = true;
-          case "--jar" -> jar = Path.of(Args.value(args, ++i, arg));
-          case "--launcher" -> launcher = Path.of(Args.value(args, ++i, arg));
-          case "--runs" -> runs = Args.count(args, ++i, arg);
-          case "--records" -> records = Math.max(1, Args.count(args, ++i, arg));
-          case "--begins" -> begins = Args.count(args, ++i, arg);
-          case "--warmup" -> warmup = Args.count(args, ++i, arg);
-          case "--writers" -> writers = Math.max(1, Args.count(args, ++i, arg));
-          case "--seed" -> seed = Long.parseLong(Args.value(args, ++i, arg));
-          default -> throw new IllegalArgumentException("unknown argument " + arg);
-        }
-      }
-      return new Options(jar, launcher, runs, records, begins, warmup, writers, seed, help);
-    }
-  }
+    @Option(names = "--runs", paramLabel = "N", description = "measured EndRun calls")
+    int runs = 300;
 
-  /** Command-line value parsing. */
-  private static final class Args {
-    private Args() {}
+    @Option(names = "--records", paramLabel = "N", description = "records in the BeginRun scope")
+    int records = 10_000;
 
-    static String value(String[] args, int i, String flag) {
-      if (i >= args.length) {
-        throw new IllegalArgumentException(flag + " needs a value");
-      }
-      return args[i];
-    }
+    @Option(names = "--begins", paramLabel = "N", description = "measured BeginRun + Search pairs")
+    int begins = 500;
 
-    static int count(String[] args, int i, String flag) {
-      String value = value(args, i, flag);
-      try {
-        int n = Integer.parseInt(value);
-        if (n < 0) {
-          throw new IllegalArgumentException(flag + " must be >= 0, got " + value);
-        }
-        return n;
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(flag + " needs a number, got " + value);
-      }
+    @Option(names = "--warmup", paramLabel = "N", description = "warm-up calls before each phase")
+    int warmup = 100;
+
+    @Option(names = "--writers", paramLabel = "N", description = "threads filling the scope")
+    int writers = 4;
+
+    @Option(names = "--seed", paramLabel = "N", description = "RNG seed for texts and inputs")
+    long seed = 42;
+
+    /** At least one record and one writer, as before: 0 counts as 1. */
+    @Override
+    public void check(CommandSpec spec) {
+      records = Math.max(1, records);
+      writers = Math.max(1, writers);
     }
   }
 }

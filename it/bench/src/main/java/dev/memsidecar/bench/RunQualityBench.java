@@ -7,6 +7,7 @@ import dev.memsidecar.api.Extractor;
 import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryCandidate;
 import dev.memsidecar.api.Settings;
+import dev.memsidecar.bench.BenchArguments.SidecarJar;
 import dev.memsidecar.language.Terms;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.EndRunResponse;
@@ -47,6 +48,9 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * Is what EndRun keeps as good as the raw turns, with far fewer records? Runs LoCoMo through the
@@ -105,27 +109,8 @@ public final class RunQualityBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options;
-    try {
-      options = Options.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.println(Options.USAGE);
-      System.exit(2);
-      return;
-    }
-    if (options.help) {
-      System.out.println(Options.USAGE);
-      return;
-    }
-    if (!Files.isRegularFile(options.jar)) {
-      System.err.println(
-          "sidecar jar not found at "
-              + options.jar.toAbsolutePath()
-              + ": run mvn package first, or pass --jar PATH");
-      System.exit(2);
-      return;
-    }
+    Options options = BenchArguments.parseOrExit(new Options(), args);
+    options.sidecar.requireBuiltOrExit();
     new RunQualityBench(options).run();
   }
 
@@ -276,7 +261,7 @@ public final class RunQualityBench {
   // ---------------------------------------------------------------- run
 
   private void run() throws Exception {
-    List<Conversation> convs = load(options.locomo, options.captions, options.conversations);
+    List<Conversation> convs = load(options.locomo, !options.noCaptions, options.conversations);
     int turnCount = convs.stream().mapToInt(c -> c.turns().size()).sum();
     int sessionCount = convs.stream().mapToInt(c -> c.sessions().size()).sum();
     int questionCount = convs.stream().mapToInt(c -> c.questions().size()).sum();
@@ -284,13 +269,13 @@ public final class RunQualityBench {
         Locale.ROOT,
         "run quality bench: jar %s, data %s (%d conversations, %d sessions, %d turns, %d questions"
             + " of categories 1-4, captions %s)%n",
-        options.jar.toAbsolutePath().normalize(),
+        options.sidecar.jar.toAbsolutePath().normalize(),
         options.locomo,
         convs.size(),
         sessionCount,
         turnCount,
         questionCount,
-        options.captions ? "on" : "off");
+        options.noCaptions ? "off" : "on");
     Extractor rules = rulesExtractor();
     Path ws = Files.createTempDirectory("memsidecar-run-quality");
     if (options.gate != null) {
@@ -300,7 +285,8 @@ public final class RunQualityBench {
           StandardCharsets.UTF_8);
       System.out.println("NOT the default configuration: memory.gate.threshold " + options.gate);
     }
-    try (SidecarProcess sidecar = SidecarProcess.start(options.jar, options.launcher, ws)) {
+    try (SidecarProcess sidecar =
+        SidecarProcess.start(options.sidecar.jar, options.sidecar.launcher, ws)) {
       System.out.printf(
           Locale.ROOT, "sidecar listening after %.0f ms%n", Figures.millis(sidecar.startNanos()));
       MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
@@ -1046,82 +1032,35 @@ public final class RunQualityBench {
 
   // ---------------------------------------------------------------- options
 
-  private record Options(
-      Path jar,
-      Path launcher,
-      Path locomo,
-      int conversations,
-      boolean captions,
-      int worse,
-      int merges,
-      int warmup,
-      String gate,
-      boolean help) {
-    static final String USAGE =
-        "usage: java -cp memsidecar-bench.jar dev.memsidecar.bench.RunQualityBench [--jar PATH]"
-            + " [--launcher PATH] [--locomo PATH] [--conversations N] [--no-captions] [--worse N]"
-            + " [--merges N] [--warmup N] [--gate X]\n"
-            + "  --jar            sidecar jar (default sidecar/target/memsidecar.jar)\n"
-            + "  --launcher       start the sidecar with this script (e.g."
-            + " sidecar/bin/memsidecar)\n"
-            + "  --locomo         LoCoMo file (default /work/shared/bench/locomo-dev.json)\n"
-            + "  --conversations  only the first N conversations (default 0: all)\n"
-            + "  --no-captions    leave image captions out of the turns\n"
-            + "  --worse          questions where EndRun does worse to print (default 10)\n"
-            + "  --merges         merges of evidence turns to print (default 10)\n"
-            + "  --warmup         sessions of the first conversation run first on a throw-away"
-            + " workspace (default 20)\n"
-            + "  --gate           what-if: write memory.gate.threshold X into the workspace's"
-            + " memsidecar.yaml (default: not set, 7.0)";
+  @Command(description = "LoCoMo through EndRun and through raw Remember, then Search: coverage.")
+  private static final class Options {
+    @Mixin SidecarJar sidecar;
 
-    static Options parse(String[] args) {
-      Path jar = Path.of("sidecar", "target", "memsidecar.jar");
-      Path launcher = null;
-      Path locomo = Path.of("/work/shared/bench/locomo-dev.json");
-      int conversations = 0;
-      boolean captions = true;
-      int worse = 10;
-      int merges = 10;
-      int warmup = 20;
-      String gate = null;
-      boolean help = false;
-      for (int i = 0; i < args.length; i++) {
-        String arg = args[i];
-        switch (arg) {
-          case "--help", "-h" -> help = true;
-          case "--jar" -> jar = Path.of(value(args, ++i, arg));
-          case "--launcher" -> launcher = Path.of(value(args, ++i, arg));
-          case "--locomo" -> locomo = Path.of(value(args, ++i, arg));
-          case "--conversations" -> conversations = count(value(args, ++i, arg), arg);
-          case "--no-captions" -> captions = false;
-          case "--worse" -> worse = count(value(args, ++i, arg), arg);
-          case "--merges" -> merges = count(value(args, ++i, arg), arg);
-          case "--warmup" -> warmup = count(value(args, ++i, arg), arg);
-          case "--gate" -> gate = Double.toString(Double.parseDouble(value(args, ++i, arg)));
-          default -> throw new IllegalArgumentException("unknown argument " + arg);
-        }
-      }
-      return new Options(
-          jar, launcher, locomo, conversations, captions, worse, merges, warmup, gate, help);
-    }
+    @Option(names = "--locomo", paramLabel = "PATH", description = "LoCoMo file")
+    Path locomo = Path.of("/work/shared/bench/locomo-dev.json");
 
-    static String value(String[] args, int i, String flag) {
-      if (i >= args.length) {
-        throw new IllegalArgumentException(flag + " needs a value");
-      }
-      return args[i];
-    }
+    @Option(names = "--conversations", paramLabel = "N", description = "only the first N; 0: all")
+    int conversations;
 
-    static int count(String value, String flag) {
-      try {
-        int n = Integer.parseInt(value);
-        if (n < 0) {
-          throw new IllegalArgumentException(flag + " must be >= 0, got " + value);
-        }
-        return n;
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(flag + " needs a number, got " + value);
-      }
-    }
+    @Option(names = "--no-captions", description = "leave image captions out of the turns")
+    boolean noCaptions;
+
+    @Option(names = "--worse", paramLabel = "N", description = "questions where EndRun does worse")
+    int worse = 10;
+
+    @Option(names = "--merges", paramLabel = "N", description = "merges of evidence turns to print")
+    int merges = 10;
+
+    @Option(
+        names = "--warmup",
+        paramLabel = "N",
+        description = "sessions of the first conversation run first on a throw-away workspace")
+    int warmup = 20;
+
+    @Option(
+        names = "--gate",
+        paramLabel = "X",
+        description = "what-if: the workspace's memory.gate.threshold (default: not set, so 7.0)")
+    Double gate;
   }
 }

@@ -1,5 +1,6 @@
 package dev.memsidecar.bench;
 
+import dev.memsidecar.bench.BenchArguments.SidecarJar;
 import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.CheckToolCallRequest;
@@ -30,6 +31,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * Tool-scoped memory on the built sidecar jar (default configuration), one client thread over
@@ -119,27 +123,8 @@ public final class ToolRuleBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Options options;
-    try {
-      options = Options.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.println(Options.USAGE);
-      System.exit(2);
-      return;
-    }
-    if (options.help) {
-      System.out.println(Options.USAGE);
-      return;
-    }
-    if (!Files.isRegularFile(options.jar)) {
-      System.err.println(
-          "sidecar jar not found at "
-              + options.jar.toAbsolutePath()
-              + ": run mvn package first, or pass --jar PATH");
-      System.exit(2);
-      return;
-    }
+    Options options = BenchArguments.parseOrExit(new Options(), args);
+    options.sidecar.requireBuiltOrExit();
     new ToolRuleBench(options).run();
   }
 
@@ -168,7 +153,7 @@ public final class ToolRuleBench {
     System.out.printf(
         Locale.ROOT,
         "tool rule bench: jar %s, checks %d, begins %d, records %d, warmup %d, seed %d%n",
-        options.jar.toAbsolutePath().normalize(),
+        options.sidecar.jar.toAbsolutePath().normalize(),
         options.checks,
         options.begins,
         options.records,
@@ -176,7 +161,8 @@ public final class ToolRuleBench {
         options.seed);
     List<Row> rows = new ArrayList<>();
     Path ws = Files.createTempDirectory("memsidecar-tool-rules");
-    try (SidecarProcess sidecar = SidecarProcess.start(options.jar, options.launcher, ws)) {
+    try (SidecarProcess sidecar =
+        SidecarProcess.start(options.sidecar.jar, options.sidecar.launcher, ws)) {
       ToolRuleServiceBlockingStub rules = ToolRuleServiceGrpc.newBlockingStub(sidecar.channel());
       MemoryServiceBlockingStub memory = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
       Scope withRules = Scope.newBuilder().setWorkspaceId("rules").setUserId("alice").build();
@@ -600,72 +586,27 @@ public final class ToolRuleBench {
 
   // ---------------------------------------------------------------- options
 
-  private record Options(
-      Path jar,
-      Path launcher,
-      int checks,
-      int begins,
-      int records,
-      int warmup,
-      long seed,
-      boolean help) {
-    static final String USAGE =
-        "usage: java -cp memsidecar-bench.jar dev.memsidecar.bench.ToolRuleBench [--jar PATH]"
-            + " [--launcher PATH] [--checks N] [--begins N] [--records N] [--warmup N]"
-            + " [--seed N]\n"
-            + "  --jar       sidecar jar (default sidecar/target/memsidecar.jar)\n"
-            + "  --launcher  start the sidecar with this script (e.g. sidecar/bin/memsidecar)\n"
-            + "  --checks    measured CheckToolCall calls of each kind (default 20000)\n"
-            + "  --begins    measured BeginRun calls per workspace (default 1000)\n"
-            + "  --records   records remembered in each workspace (default 300)\n"
-            + "  --warmup    warm-up CheckToolCall rounds; a tenth of it for BeginRun"
-            + " (default 2000)\n"
-            + "  --seed      RNG seed for the records (default 42)";
+  @Command(
+      description = "CheckToolCall and BeginRun latency with tool rules, of a sidecar it starts.")
+  private static final class Options {
+    @Mixin SidecarJar sidecar;
 
-    static Options parse(String[] args) {
-      Path jar = Path.of("sidecar", "target", "memsidecar.jar");
-      Path launcher = null;
-      int checks = 20_000;
-      int begins = 1_000;
-      int records = 300;
-      int warmup = 2_000;
-      long seed = 42;
-      boolean help = false;
-      for (int i = 0; i < args.length; i++) {
-        String arg = args[i];
-        switch (arg) {
-          case "--help", "-h" -> help = true;
-          case "--jar" -> jar = Path.of(value(args, ++i, arg));
-          case "--launcher" -> launcher = Path.of(value(args, ++i, arg));
-          case "--checks" -> checks = count(args, ++i, arg);
-          case "--begins" -> begins = count(args, ++i, arg);
-          case "--records" -> records = count(args, ++i, arg);
-          case "--warmup" -> warmup = count(args, ++i, arg);
-          case "--seed" -> seed = Long.parseLong(value(args, ++i, arg));
-          default -> throw new IllegalArgumentException("unknown argument " + arg);
-        }
-      }
-      return new Options(jar, launcher, checks, begins, records, warmup, seed, help);
-    }
+    @Option(names = "--checks", paramLabel = "N", description = "CheckToolCall calls of each kind")
+    int checks = 20_000;
 
-    private static String value(String[] args, int i, String flag) {
-      if (i >= args.length) {
-        throw new IllegalArgumentException(flag + " needs a value");
-      }
-      return args[i];
-    }
+    @Option(names = "--begins", paramLabel = "N", description = "BeginRun calls per workspace")
+    int begins = 1_000;
 
-    private static int count(String[] args, int i, String flag) {
-      String value = value(args, i, flag);
-      try {
-        int n = Integer.parseInt(value);
-        if (n < 0) {
-          throw new IllegalArgumentException(flag + " must be >= 0, got " + value);
-        }
-        return n;
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(flag + " needs a number, got " + value);
-      }
-    }
+    @Option(names = "--records", paramLabel = "N", description = "records in each workspace")
+    int records = 300;
+
+    @Option(
+        names = "--warmup",
+        paramLabel = "N",
+        description = "warm-up CheckToolCall rounds; a tenth of it for BeginRun")
+    int warmup = 2_000;
+
+    @Option(names = "--seed", paramLabel = "N", description = "RNG seed for the records")
+    long seed = 42;
   }
 }

@@ -23,6 +23,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * The child process of {@link MemoryStoreConformance#acknowledgedWritesSurviveKillOfTheProcess}. It
@@ -35,8 +38,8 @@ import java.util.concurrent.Future;
  * killed; if its parent goes away first (stdin closes) it halts without closing anything, as a
  * crash would.
  *
- * <p>Arguments: provider class, embedder class, data directory, workload seed, then {@code
- * key=value} settings.
+ * <p>Arguments ({@link Arguments}, read with picocli): provider class, embedder class, data
+ * directory, workload seed, then {@code key=value} settings.
  */
 public final class CrashChild {
   static final String WRITTEN = "written";
@@ -44,18 +47,35 @@ public final class CrashChild {
 
   private CrashChild() {}
 
-  public static void main(String[] args) throws Exception {
-    MemoryProvider provider = instance(args[0], MemoryProvider.class);
-    Embedder embedder = instance(args[1], Embedder.class);
-    Workload work = Workload.of(Long.parseLong(args[3]));
+  /** The arguments {@link #start} passes, in order. */
+  @Command(name = "CrashChild")
+  private static final class Arguments {
+    @Parameters(index = "0", paramLabel = "PROVIDER", description = "provider class")
+    Class<?> provider;
+
+    @Parameters(index = "1", paramLabel = "EMBEDDER", description = "embedder class")
+    Class<?> embedder;
+
+    @Parameters(index = "2", paramLabel = "DIR", description = "data directory")
+    Path dataDirectory;
+
+    @Parameters(index = "3", paramLabel = "SEED", description = "workload seed")
+    long workloadSeed;
+
+    @Parameters(index = "4..*", paramLabel = "KEY=VALUE", description = "provider settings")
     Map<String, String> settings = new LinkedHashMap<>();
-    for (int i = 4; i < args.length; i++) {
-      String[] kv = args[i].split("=", 2);
-      settings.put(kv[0], kv[1]);
-    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Arguments arguments = new Arguments();
+    new CommandLine(arguments).parseArgs(args);
+    MemoryProvider provider = instance(arguments.provider, MemoryProvider.class);
+    Embedder embedder = instance(arguments.embedder, Embedder.class);
+    Workload work = Workload.of(arguments.workloadSeed);
     MemoryStore store =
         provider.open(
-            new ProviderContext(RandomMemories.PROFILE, Path.of(args[2]), settings, embedder));
+            new ProviderContext(
+                RandomMemories.PROFILE, arguments.dataDirectory, arguments.settings, embedder));
     Set<Capability> capabilities = provider.capabilities();
     if (capabilities.contains(Capability.RECORDS)) {
       putConcurrently(store, work.records());
@@ -218,8 +238,8 @@ public final class CrashChild {
     throw new AssertionError("crash child exited with " + child.waitFor() + ":\n" + output);
   }
 
-  private static <T> T instance(String className, Class<T> type)
+  private static <T> T instance(Class<?> implementation, Class<T> type)
       throws ReflectiveOperationException {
-    return type.cast(Class.forName(className).getDeclaredConstructor().newInstance());
+    return type.cast(implementation.getDeclaredConstructor().newInstance());
   }
 }

@@ -1,13 +1,19 @@
 package dev.memsidecar.shape;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.grpc.BindableService;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +114,86 @@ class TestArchitecture {
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage("java..", "dev.memsidecar.language..")
+        .check(classes);
+  }
+
+  /**
+   * The arrows inside {@code sidecar/}, one way: {@code Main} (the command line) wires the bench,
+   * the configuration and the server; the server builds the gRPC services; the services translate
+   * through the mapping layer. Nothing refers back up: the mapping calls no service, the services
+   * know no server, and the bench (a client of the sidecar over gRPC) knows neither {@code Main}
+   * nor the server nor its services.
+   */
+  @Test
+  void sidecarArrowsPointOneWay() {
+    String top = "dev\\.memsidecar\\.sidecar\\.";
+    String nested = "(\\$.*)?";
+    DescribedPredicate<JavaClass> entry = nameMatching(top + "Main" + nested).forSubtype();
+    DescribedPredicate<JavaClass> services =
+        nameMatching(top + "\\w+GrpcService" + nested).forSubtype();
+    DescribedPredicate<JavaClass> mapping =
+        nameMatching(top + "(ProtoMapping|StatusMapping|RequestParsing)" + nested).forSubtype();
+    DescribedPredicate<JavaClass> server =
+        resideInAPackage("dev.memsidecar.sidecar")
+            .and(not(entry))
+            .and(not(services))
+            .and(not(mapping))
+            .as("the server (SidecarServer, call admission, auth, sockets, heap tuning)");
+    layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .layer("Main")
+        .definedBy(entry)
+        .layer("Bench")
+        .definedBy("dev.memsidecar.sidecar.bench..")
+        .layer("Config")
+        .definedBy("dev.memsidecar.sidecar.config..")
+        .layer("Server")
+        .definedBy(server)
+        .layer("Services")
+        .definedBy(services)
+        .layer("Mapping")
+        .definedBy(mapping)
+        .whereLayer("Main")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("Bench")
+        .mayOnlyBeAccessedByLayers("Main")
+        .whereLayer("Config")
+        .mayOnlyBeAccessedByLayers("Main")
+        .whereLayer("Server")
+        .mayOnlyBeAccessedByLayers("Main")
+        .whereLayer("Services")
+        .mayOnlyBeAccessedByLayers("Server")
+        .whereLayer("Mapping")
+        .mayOnlyBeAccessedByLayers("Server", "Services")
+        .check(classes);
+  }
+
+  /** The mapping layer translates; it never calls a gRPC service (ProtoMapping once did). */
+  @Test
+  void sidecarMappingCallsNoService() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.memsidecar.sidecar..")
+        .and()
+        .haveSimpleNameEndingWith("Mapping")
+        .should()
+        .dependOnClassesThat()
+        .areAssignableTo(BindableService.class)
+        .check(classes);
+  }
+
+  /**
+   * The bench starts the sidecar as a child process and talks gRPC to it: it refers to no class of
+   * the sidecar's own packages (it once referred to {@code Main}, which imports the bench).
+   */
+  @Test
+  void benchRefersToNoClassOfTheSidecarProcess() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.memsidecar.sidecar.bench..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.memsidecar.sidecar", "dev.memsidecar.sidecar.config..")
         .check(classes);
   }
 }

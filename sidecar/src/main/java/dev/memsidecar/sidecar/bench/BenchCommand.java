@@ -3,6 +3,8 @@ package dev.memsidecar.sidecar.bench;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,28 +56,26 @@ public final class BenchCommand implements Runnable {
   }
 
   /**
-   * Runs {@code bench ARGS}: the table on {@code out}, progress and errors on {@code err}.
+   * The {@code bench} command and its benchmarks, standalone or as a subcommand of the sidecar's
+   * command line: tables on {@code out}, progress and errors on {@code err}; its handlers give the
+   * exit codes above (a parent command line hands them the errors of {@code bench ...}).
    *
-   * @return the exit code
+   * @param sidecarMain the sidecar's main class, which the benchmarks start ({@link
+   *     SidecarProcess#selfCommand})
    */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine cli = commandLine(out, err);
-    return cli.execute(args);
-  }
-
-  static CommandLine commandLine(PrintStream out, PrintStream err) {
+  public static CommandLine commandLine(PrintStream out, PrintStream err, Class<?> sidecarMain) {
     CommandLine cli =
         new CommandLine(new BenchCommand())
-            .addSubcommand(new LocomoBench(out, err))
-            .addSubcommand(new LoadBench(out, err))
-            .addSubcommand(new CrashBench(out, err))
-            .addSubcommand(new FootprintBench(out, err));
+            .addSubcommand(new LocomoBench(out, err, sidecarMain))
+            .addSubcommand(new LoadBench(out, err, sidecarMain))
+            .addSubcommand(new CrashBench(out, err, sidecarMain))
+            .addSubcommand(new FootprintBench(out, err, sidecarMain));
     cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     PrintWriter errWriter = new PrintWriter(err, true, StandardCharsets.UTF_8);
     cli.setErr(errWriter);
     cli.setParameterExceptionHandler(
         (e, args) -> {
-          String command = e.getCommandLine().getCommandSpec().qualifiedName(" ");
+          String command = benchPath(e.getCommandLine());
           err.printf(Locale.ROOT, "memsidecar %s: %s%n", command, e.getMessage());
           CommandLine.UnmatchedArgumentException.printSuggestions(e, errWriter);
           err.printf(Locale.ROOT, "run 'java -jar memsidecar.jar %s --help' for usage%n", command);
@@ -86,11 +86,22 @@ public final class BenchCommand implements Runnable {
           if (e instanceof ParameterException p) {
             return cli.getParameterExceptionHandler().handleParseException(p, new String[0]);
           }
-          String command = cmd.getCommandSpec().qualifiedName(" ");
-          err.printf(Locale.ROOT, "memsidecar %s: failed: %s%n", command, message(e));
+          err.printf(Locale.ROOT, "memsidecar %s: failed: %s%n", benchPath(cmd), message(e));
           return 1;
         });
     return cli;
+  }
+
+  /** {@code "bench load"}: the names from {@code bench} down to {@code command}. */
+  private static String benchPath(CommandLine command) {
+    List<String> names = new ArrayList<>();
+    for (CommandSpec c = command.getCommandSpec(); c != null; c = c.parent()) {
+      names.addFirst(c.name());
+      if (c.userObject() instanceof BenchCommand) {
+        break;
+      }
+    }
+    return String.join(" ", names);
   }
 
   private static String message(Throwable e) {

@@ -91,8 +91,8 @@ final class CrashBench extends Bench {
       description = "seed of the texts (default: ${DEFAULT-VALUE})")
   long seed;
 
-  CrashBench(PrintStream out, PrintStream err) {
-    super(out, err);
+  CrashBench(PrintStream out, PrintStream err, Class<?> sidecarMain) {
+    super(out, err, sidecarMain);
   }
 
   void validate() {
@@ -141,7 +141,7 @@ final class CrashBench extends Bench {
     // One clean start and stop first, so what a clean stop leaves (the launcher's class-data
     // archive) is there as it would be for a sidecar that ever stopped cleanly.
     try (SidecarOptions.Scratch first = sidecar.scratch("memsidecar-bench-crash-first");
-        SidecarProcess process = sidecar.start(first)) {
+        SidecarProcess process = sidecar.start(first, sidecarMain)) {
       process.terminate();
     }
     try (SidecarOptions.Scratch scratch = sidecar.scratch("memsidecar-bench-crash")) {
@@ -150,7 +150,7 @@ final class CrashBench extends Bench {
         int quota = records / cycles + (c <= records % cycles ? 1 : 0);
         long firstSearch;
         long listening;
-        try (SidecarProcess process = sidecar.start(scratch)) {
+        try (SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
           listening = process.startNanos();
           firstSearch = firstSearch(process, scope);
           if (c == 1) {
@@ -271,7 +271,7 @@ final class CrashBench extends Bench {
     int dimensions;
     long afterRestart;
     long auditBytes;
-    try (SidecarProcess process = sidecar.start(scratch)) {
+    try (SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
       listening = process.startNanos();
       firstSearch = firstSearch(process, scope);
       err.printf(

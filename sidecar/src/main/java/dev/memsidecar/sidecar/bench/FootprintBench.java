@@ -153,8 +153,8 @@ final class FootprintBench extends Bench {
       description = "seed of the texts and the mix (default: ${DEFAULT-VALUE})")
   long seed;
 
-  FootprintBench(PrintStream out, PrintStream err) {
-    super(out, err);
+  FootprintBench(PrintStream out, PrintStream err, Class<?> sidecarMain) {
+    super(out, err, sidecarMain);
   }
 
   /** Checks every option; a bad one is a {@link ParameterException} naming it. */
@@ -230,7 +230,7 @@ final class FootprintBench extends Bench {
     Map<String, List<Long>> latencies = new LinkedHashMap<>();
     String description;
     try (SidecarOptions.Scratch scratch = sidecar.scratch("memsidecar-bench-footprint");
-        SidecarProcess process = sidecar.start(scratch)) {
+        SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
       description = sidecar.describe(process);
       SidecarOptions.reportStart(err, process, description);
       Thread.sleep(idle * 1000L);

@@ -126,8 +126,8 @@ final class LoadBench extends Bench {
       description = "seed of the texts and queries (default: ${DEFAULT-VALUE})")
   long seed;
 
-  LoadBench(PrintStream out, PrintStream err) {
-    super(out, err);
+  LoadBench(PrintStream out, PrintStream err, Class<?> sidecarMain) {
+    super(out, err, sidecarMain);
   }
 
   /** The validated client counts, ascending and distinct. */
@@ -204,7 +204,7 @@ final class LoadBench extends Bench {
     long[] startNanos = new long[starts];
     for (int i = 0; i < starts - 1; i++) {
       try (SidecarOptions.Scratch scratch = sidecar.scratch("memsidecar-bench-start");
-          SidecarProcess process = sidecar.start(scratch)) {
+          SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
         startNanos[i] = process.startNanos();
         err.printf(Locale.ROOT, "cold start %d: %.0f ms%n", i + 1, Figures.millis(startNanos[i]));
         process.terminate();
@@ -215,7 +215,7 @@ final class LoadBench extends Bench {
     String rssCell;
     String found = "";
     try (SidecarOptions.Scratch scratch = sidecar.scratch("memsidecar-bench-load");
-        SidecarProcess process = sidecar.start(scratch)) {
+        SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
       startNanos[starts - 1] = process.startNanos();
       description = sidecar.describe(process);
       SidecarOptions.reportStart(err, process, description);

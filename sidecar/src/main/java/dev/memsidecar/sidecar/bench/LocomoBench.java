@@ -84,8 +84,8 @@ final class LocomoBench extends Bench {
       description = "unmeasured Searches before the measured ones (default: ${DEFAULT-VALUE})")
   int warmup;
 
-  LocomoBench(PrintStream out, PrintStream err) {
-    super(out, err);
+  LocomoBench(PrintStream out, PrintStream err, Class<?> sidecarMain) {
+    super(out, err, sidecarMain);
   }
 
   /** The validated cut-offs, ascending and distinct. */
@@ -142,7 +142,7 @@ final class LocomoBench extends Bench {
     EvidenceRecall recall = new EvidenceRecall(ks);
     String description;
     try (SidecarOptions.Scratch scratch = sidecar.scratch("memsidecar-bench-locomo");
-        SidecarProcess process = sidecar.start(scratch)) {
+        SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
       description = sidecar.describe(process);
       SidecarOptions.reportStart(err, process, description);
       MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(process.channel());

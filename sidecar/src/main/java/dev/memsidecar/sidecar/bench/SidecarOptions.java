@@ -117,10 +117,17 @@ final class SidecarOptions {
     return new Scratch(root, ws, root.resolve("data"));
   }
 
-  /** Starts a sidecar on a scratch folder (see {@link SidecarProcess#start}). */
-  SidecarProcess start(Scratch scratch) throws IOException, InterruptedException {
+  /**
+   * Starts a sidecar on a scratch folder (see {@link SidecarProcess#start}): the {@code --launcher}
+   * script, or else the sidecar whose main class is {@code sidecarMain} ({@link
+   * SidecarProcess#selfCommand}).
+   */
+  SidecarProcess start(Scratch scratch, Class<?> sidecarMain)
+      throws IOException, InterruptedException {
     List<String> command =
-        launcher == null ? SidecarProcess.selfCommand() : SidecarProcess.launcherCommand(launcher);
+        launcher == null
+            ? SidecarProcess.selfCommand(sidecarMain)
+            : SidecarProcess.launcherCommand(launcher);
     return SidecarProcess.start(command, scratch.workspace(), scratch.data());
   }
 

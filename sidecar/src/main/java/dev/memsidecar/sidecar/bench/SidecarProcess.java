@@ -2,7 +2,6 @@ package dev.memsidecar.sidecar.bench;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.memsidecar.sidecar.Main;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -70,12 +69,14 @@ public final class SidecarProcess implements AutoCloseable {
   }
 
   /**
-   * The command that runs the sidecar this code was loaded from: {@link #javaCommand} of the
-   * running jar, or, when the classes come from a folder (an IDE, a test), the main class on this
-   * JVM's class path.
+   * The command that runs the sidecar whose entry point is {@code mainClass} (the class that runs
+   * {@code serve}, handed down by the command line that runs the bench, so this package never
+   * refers to it): {@link #javaCommand} of the jar holding it, or, when the classes come from a
+   * folder (an IDE, a test), {@code mainClass} on this JVM's class path.
    */
-  public static List<String> selfCommand() {
-    CodeSource source = Main.class.getProtectionDomain().getCodeSource();
+  public static List<String> selfCommand(Class<?> mainClass) {
+    requireNonNull(mainClass, "mainClass is null");
+    CodeSource source = mainClass.getProtectionDomain().getCodeSource();
     Path location = null;
     if (source != null && source.getLocation() != null) {
       try {
@@ -88,7 +89,7 @@ public final class SidecarProcess implements AutoCloseable {
       return javaCommand(location);
     }
     List<String> command = javaWithOptions();
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
     return command;
   }
 

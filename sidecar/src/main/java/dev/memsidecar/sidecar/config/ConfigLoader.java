@@ -1,6 +1,7 @@
 package dev.memsidecar.sidecar.config;
 
 import static java.util.Objects.requireNonNull;
+import static java.util.Objects.requireNonNullElse;
 
 import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.Settings;
@@ -10,6 +11,16 @@ import dev.memsidecar.core.config.Maintenance;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.sidecar.config.ConfigFiles.Extractor;
+import dev.memsidecar.sidecar.config.ConfigFiles.FilesPath;
+import dev.memsidecar.sidecar.config.ConfigFiles.MainFile;
+import dev.memsidecar.sidecar.config.ConfigFiles.Memory;
+import dev.memsidecar.sidecar.config.ConfigFiles.MemoryDocument;
+import dev.memsidecar.sidecar.config.ConfigFiles.Prompts;
+import dev.memsidecar.sidecar.config.ConfigFiles.RecordsPath;
+import dev.memsidecar.sidecar.config.ConfigFiles.Runs;
+import dev.memsidecar.sidecar.config.ConfigFiles.Server;
+import dev.memsidecar.sidecar.config.ConfigFiles.Spec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +35,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -57,8 +67,9 @@ import java.util.stream.Stream;
  * no profile throws {@link ConfigException} naming the file (relative to the workspace) or
  * "environment" / "command line", the dotted key path and the bad value. YAML is read with {@link
  * StrictYaml}: only {@code true}/{@code false} are booleans, duplicate keys fail, and no objects
- * other than maps, lists and scalars are built. Nothing is cached; each call reads the files again.
- * Thread-safe (no shared state).
+ * other than maps, lists and scalars are built; Jackson binds each document to the records of
+ * {@link ConfigFiles} ({@link YamlBinding}: unknown keys and wrong types), and this class checks
+ * the values. Nothing is cached; each call reads the files again. Thread-safe (no shared state).
  */
 public final class ConfigLoader {
   /** The server and flags file, in the workspace folder. */
@@ -88,57 +99,18 @@ public final class ConfigLoader {
   /** The longest bearer token accepted. */
   public static final int MAX_TOKEN_CHARS = 1024;
 
-  /** The accepted {@code apiVersion} values of a Memory document. */
-  public static final List<String> API_VERSIONS =
-      List.of("memsidecar.dev/v1", "stable-harness.dev/v1");
-
-  /** The only accepted {@code kind} of a profile document. */
-  public static final String MEMORY_KIND = "Memory";
-
-  /** The accepted {@code spec.mode} values. */
-  public static final List<String> MODES = List.of("background", "sync");
-
-  private static final String ENVIRONMENT = "environment";
-  private static final String COMMAND_LINE = "command line";
-  private static final int MAX_PORT = 65535;
-
-  private static final Set<String> MAIN_KEYS =
-      YamlSection.keys("server", "data", "plugins", "memory");
-  private static final Set<String> SERVER_KEYS =
-      YamlSection.keys(
-          "host", "port", "maxConcurrentCalls", "maxQueuedCalls", "auth", "unixSocket");
-  private static final Set<String> AUTH_KEYS = YamlSection.keys("tokenFile");
-  private static final Set<String> MEMORY_KEYS =
-      YamlSection.keys(
-          "enabled",
-          "deepagentsMem",
-          "LangMem",
-          "maintenance",
-          "refs",
-          "gate",
-          "embedder",
-          "extractor",
-          "runs",
-          "toolRules");
-  private static final Set<String> TOOL_RULES_KEYS = YamlSection.keys("capture");
-  private static final Set<String> EXTRACTOR_KEYS = YamlSection.keys("name", "settings");
-  private static final Set<String> RUNS_KEYS = YamlSection.keys("snapshotTtl", "shortTermTtl");
-  private static final Set<String> FLAG_KEYS = YamlSection.keys("read", "write");
-  private static final Set<String> DEEPAGENTS_KEYS = YamlSection.keys("read", "write", "provider");
-
   /** {@code memory.deepagentsMem.provider} value that keeps no memory files for other providers. */
   public static final String NO_FILES_PROVIDER = "none";
 
-  private static final Set<String> MAINTENANCE_KEYS =
-      YamlSection.keys("enabled", "schedule", "prompt");
-  private static final Set<String> GATE_KEYS = YamlSection.keys("threshold");
-  private static final Set<String> DOCUMENT_KEYS =
-      YamlSection.keys("apiVersion", "kind", "metadata", "spec");
-  private static final Set<String> METADATA_KEYS = YamlSection.keys("name", "description");
-  private static final Set<String> SPEC_KEYS =
-      YamlSection.keys("provider", "profile", "enabled", "mode", "prompts", "settings");
-  private static final Set<String> PROMPT_KEYS =
-      YamlSection.keys("semantic", "episodic", "procedural");
+  private static final List<String> API_VERSIONS =
+      List.of("memsidecar.dev/v1", "stable-harness.dev/v1");
+  private static final String MEMORY_KIND = "Memory";
+  private static final List<String> MODES = List.of("background", "sync");
+  private static final List<String> SCOPE_KINDS =
+      Arrays.stream(ScopeKind.values()).map(ScopeKind::id).toList();
+  private static final int MAX_PORT = 65535;
+  private static final String ENVIRONMENT = "environment";
+  private static final String COMMAND_LINE = "command line";
 
   /**
    * Values given on the command line; each may be {@code null} (not given).
@@ -252,97 +224,97 @@ public final class ConfigLoader {
       throw new ConfigException(
           MAIN_FILE + ": holds " + documents.size() + " documents; expected one");
     }
-    YamlSection root =
-        YamlSection.root(MAIN_FILE, "", documents.isEmpty() ? null : documents.get(0));
-    root.allowOnly(MAIN_KEYS);
+    YamlBinding in = new YamlBinding(MAIN_FILE, "");
+    MainFile main = in.bind(documents.isEmpty() ? null : documents.get(0), MainFile.class);
 
-    YamlSection server = root.section("server").allowOnly(SERVER_KEYS);
-    server.nonBlankString("host").ifPresent(host -> draft.host = checkHost(server, host));
-    server.integer("port", 0, MAX_PORT).ifPresent(port -> draft.port = port);
-    server
-        .integer("maxConcurrentCalls", 1, SidecarConfig.MAX_CALLS)
-        .ifPresent(calls -> draft.maxConcurrentCalls = calls);
-    server
-        .integer("maxQueuedCalls", 0, SidecarConfig.MAX_CALLS)
-        .ifPresent(calls -> draft.maxQueuedCalls = calls);
-    server
-        .nonBlankString("unixSocket")
-        .ifPresent(
-            path -> draft.unixSocket = resolveData(workspace, path, server::invalid, "unixSocket"));
-    YamlSection auth = server.section("auth").allowOnly(AUTH_KEYS);
-    auth.nonBlankString("tokenFile")
-        .ifPresent(
-            tokenFile ->
-                draft.authToken =
-                    readToken(resolveData(workspace, tokenFile, auth::invalid, "tokenFile"), auth));
-    root.nonBlankString("data")
-        .ifPresent(data -> draft.dataDir = resolveData(workspace, data, root::invalid, "data"));
-    root.nonBlankString("plugins")
-        .ifPresent(dir -> draft.pluginsDir = resolveData(workspace, dir, root::invalid, "plugins"));
+    Server server = main.server();
+    String host = in.nonBlank("server.host", server.host());
+    if (host != null) {
+      draft.host = checkHost(host, in::invalid, "server.host");
+    }
+    draft.port = in.within("server.port", server.port(), 0, MAX_PORT, draft.port);
+    int calls = SidecarConfig.MAX_CALLS;
+    draft.maxConcurrentCalls =
+        in.within(
+            "server.maxConcurrentCalls",
+            server.maxConcurrentCalls(),
+            1,
+            calls,
+            draft.maxConcurrentCalls);
+    draft.maxQueuedCalls =
+        in.within("server.maxQueuedCalls", server.maxQueuedCalls(), 0, calls, draft.maxQueuedCalls);
+    draft.unixSocket =
+        path(workspace, in, "server.unixSocket", server.unixSocket(), draft.unixSocket);
+    String tokenFile = "server.auth.tokenFile";
+    Path token = path(workspace, in, tokenFile, server.auth().tokenFile(), null);
+    if (token != null) {
+      draft.authToken = readToken(token, in, tokenFile);
+    }
+    draft.dataDir = path(workspace, in, "data", main.data(), draft.dataDir);
+    draft.pluginsDir = path(workspace, in, "plugins", main.plugins(), draft.pluginsDir);
 
-    YamlSection memory = root.section("memory").allowOnly(MEMORY_KEYS);
-    YamlSection deep = memory.section("deepagentsMem").allowOnly(DEEPAGENTS_KEYS);
-    deep.nonBlankString("provider")
-        .ifPresent(name -> draft.filesProvider = name.equals(NO_FILES_PROVIDER) ? null : name);
-    YamlSection lang = memory.section("LangMem").allowOnly(FLAG_KEYS);
-    Flags defaults = draft.flags;
+    Memory memory = main.memory();
+    FilesPath deep = memory.deepagentsMem();
+    String filesProvider = in.nonBlank("memory.deepagentsMem.provider", deep.provider());
+    if (filesProvider != null) {
+      draft.filesProvider = filesProvider.equals(NO_FILES_PROVIDER) ? null : filesProvider;
+    }
+    RecordsPath lang = memory.langMem();
+    Flags on = draft.flags;
     Flags flags =
         new Flags(
-            deep.bool("read").orElse(defaults.deepagentsMemRead()),
-            deep.bool("write").orElse(defaults.deepagentsMemWrite()),
-            lang.bool("read").orElse(defaults.langMemRead()),
-            lang.bool("write").orElse(defaults.langMemWrite()));
-    draft.flags = memory.bool("enabled").orElse(true) ? flags : Flags.ALL_OFF;
-
-    YamlSection maintenance = memory.section("maintenance").allowOnly(MAINTENANCE_KEYS);
+            requireNonNullElse(deep.read(), on.deepagentsMemRead()),
+            requireNonNullElse(deep.write(), on.deepagentsMemWrite()),
+            requireNonNullElse(lang.read(), on.langMemRead()),
+            requireNonNullElse(lang.write(), on.langMemWrite()));
+    draft.flags = requireNonNullElse(memory.enabled(), true) ? flags : Flags.ALL_OFF;
+    ConfigFiles.Maintenance maintenance = memory.maintenance();
     Maintenance base = draft.maintenance;
     draft.maintenance =
         new Maintenance(
-            maintenance.bool("enabled").orElse(base.enabled()),
-            maintenance.nonBlankString("schedule").orElse(base.schedule()),
-            maintenance.string("prompt").orElse(base.prompt()));
+            requireNonNullElse(maintenance.enabled(), base.enabled()),
+            requireNonNullElse(
+                in.nonBlank("memory.maintenance.schedule", maintenance.schedule()),
+                base.schedule()),
+            requireNonNullElse(maintenance.prompt(), base.prompt()));
+    draft.gate = in.within("memory.gate.threshold", memory.gate().threshold(), 0, 10, draft.gate);
+    draft.embedder =
+        requireNonNullElse(in.nonBlank("memory.embedder", memory.embedder()), draft.embedder);
 
-    YamlSection gate = memory.section("gate").allowOnly(GATE_KEYS);
-    gate.number("threshold", 0.0, 10.0).ifPresent(threshold -> draft.gate = threshold);
-    memory.nonBlankString("embedder").ifPresent(embedder -> draft.embedder = embedder);
-
-    YamlSection extractor = memory.section("extractor").allowOnly(EXTRACTOR_KEYS);
-    YamlSection runs = memory.section("runs").allowOnly(RUNS_KEYS);
-    RunConfig runDefaults = draft.runs;
+    Extractor extractor = memory.extractor();
+    Runs runs = memory.runs();
+    RunConfig r = draft.runs;
     draft.runs =
         new RunConfig(
-            extractor.nonBlankString("name").orElse(runDefaults.extractor()),
-            extractor.has("settings")
-                ? extractor.scalarMap("settings")
-                : runDefaults.extractorSettings(),
-            duration(runs, "snapshotTtl").orElse(runDefaults.snapshotTtl()),
-            duration(runs, "shortTermTtl").orElse(runDefaults.shortTermTtl()),
-            memory
-                .section("toolRules")
-                .allowOnly(TOOL_RULES_KEYS)
-                .bool("capture")
-                .orElse(runDefaults.captureToolRules()));
+            requireNonNullElse(
+                in.nonBlank("memory.extractor.name", extractor.name()), r.extractor()),
+            extractor.settings() == null
+                ? r.extractorSettings()
+                : scalars(in, "memory.extractor.settings", extractor.settings()),
+            duration(in, "memory.runs.snapshotTtl", runs.snapshotTtl(), r.snapshotTtl()),
+            duration(in, "memory.runs.shortTermTtl", runs.shortTermTtl(), r.shortTermTtl()),
+            requireNonNullElse(memory.toolRules().capture(), r.captureToolRules()));
 
-    Optional<List<String>> refs = memory.strings("refs");
-    if (refs.isEmpty()) {
+    List<String> refs = memory.refs();
+    if (refs == null) {
       return List.copyOf(profiles.values());
     }
     List<ProfileSpec> active = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    for (int i = 0; i < refs.get().size(); i++) {
-      String ref = refs.get().get(i);
-      String key = "refs[" + i + "]";
+    for (int i = 0; i < refs.size(); i++) {
+      String ref = refs.get(i);
+      String key = "memory.refs[" + i + "]";
       ProfileSpec profile = profiles.get(ref);
       if (profile == null) {
-        throw memory.invalid(
+        throw in.invalid(
             key,
             "names profile '"
-                + YamlSection.shown(ref)
+                + YamlBinding.shown(ref)
                 + "', which is not defined; defined profiles: "
                 + new ArrayList<>(profiles.keySet()));
       }
       if (!seen.add(ref)) {
-        throw memory.invalid(key, "names profile '" + ref + "' a second time");
+        throw in.invalid(key, "names profile '" + ref + "' a second time");
       }
       active.add(profile);
     }
@@ -380,11 +352,11 @@ public final class ConfigLoader {
           continue;
         }
         String suffix = documents.size() > 1 ? " (document " + (i + 1) + ")" : "";
-        YamlSection document = YamlSection.root(source, suffix, documents.get(i));
-        ProfileSpec profile = parseProfile(document);
+        YamlBinding in = new YamlBinding(source, suffix);
+        ProfileSpec profile = profile(in, in.bind(documents.get(i), MemoryDocument.class));
         String previous = definedIn.putIfAbsent(profile.id(), source);
         if (previous != null) {
-          throw document.fail(
+          throw in.fail(
               "profile '"
                   + profile.id()
                   + "' is defined twice: in "
@@ -402,77 +374,71 @@ public final class ConfigLoader {
     return name.endsWith(".yaml") || name.endsWith(".yml");
   }
 
-  private static ProfileSpec parseProfile(YamlSection document) {
-    document.allowOnly(DOCUMENT_KEYS);
-    String apiVersion =
-        document
-            .string("apiVersion")
-            .orElseThrow(
-                () -> document.fail("missing key 'apiVersion'; expected one of " + API_VERSIONS));
-    if (!API_VERSIONS.contains(apiVersion)) {
-      throw document.invalid(
-          "apiVersion",
-          "must be one of " + API_VERSIONS + ", got '" + YamlSection.shown(apiVersion) + "'");
+  private static ProfileSpec profile(YamlBinding in, MemoryDocument document) {
+    if (document.apiVersion() == null) {
+      throw in.fail("missing key 'apiVersion'; expected one of " + API_VERSIONS);
     }
-    String kind =
-        document
-            .string("kind")
-            .orElseThrow(() -> document.fail("missing key 'kind'; expected '" + MEMORY_KIND + "'"));
-    if (!MEMORY_KIND.equals(kind)) {
-      throw document.invalid(
-          "kind", "must be '" + MEMORY_KIND + "', got '" + YamlSection.shown(kind) + "'");
+    in.oneOf("apiVersion", document.apiVersion(), API_VERSIONS);
+    if (document.kind() == null) {
+      throw in.fail("missing key 'kind'; expected '" + MEMORY_KIND + "'");
     }
-
-    YamlSection metadata = document.section("metadata").allowOnly(METADATA_KEYS);
-    String name =
-        metadata
-            .string("name")
-            .orElseThrow(() -> metadata.fail("missing key 'metadata.name' (the profile id)"));
+    in.oneOf("kind", document.kind(), List.of(MEMORY_KIND));
+    String name = document.metadata().name();
+    if (name == null) {
+      throw in.fail("missing key 'metadata.name' (the profile id)");
+    }
     if (!Ids.isValid(name)) {
-      throw metadata.invalid(
-          "name", "must match " + Ids.ID.pattern() + ", got '" + YamlSection.shown(name) + "'");
+      throw in.invalid(
+          "metadata.name",
+          "must match " + Ids.ID.pattern() + ", got '" + YamlBinding.shown(name) + "'");
     }
-    String description = metadata.string("description").orElse("");
-
-    YamlSection spec = document.section("spec").allowOnly(SPEC_KEYS);
-    String provider = spec.nonBlankString("provider").orElse(ProfileSpec.DEFAULT_PROVIDER);
-    ScopeKind scope = scopeKind(spec, name);
-    boolean enabled = spec.bool("enabled").orElse(true);
-    Optional<String> mode = spec.string("mode");
-    if (mode.isPresent() && !MODES.contains(mode.get())) {
-      throw spec.invalid(
-          "mode", "must be one of " + MODES + ", got '" + YamlSection.shown(mode.get()) + "'");
-    }
-    YamlSection promptSection = spec.section("prompts").allowOnly(PROMPT_KEYS);
-    Map<String, String> prompts = new LinkedHashMap<>();
-    for (String key : PROMPT_KEYS) {
-      promptSection.string(key).ifPresent(prompt -> prompts.put(key, prompt));
-    }
-    Map<String, String> settings = spec.scalarMap("settings");
-    return new ProfileSpec(name, scope, provider, enabled, description, prompts, settings);
-  }
-
-  private static ScopeKind scopeKind(YamlSection spec, String name) {
-    List<String> kinds = Arrays.stream(ScopeKind.values()).map(ScopeKind::id).toList();
-    Optional<String> profile = spec.string("profile");
-    if (profile.isPresent()) {
-      try {
-        return ScopeKind.parse(profile.get());
-      } catch (IllegalArgumentException e) {
-        throw spec.invalid(
-            "profile",
-            "must be one of " + kinds + ", got '" + YamlSection.shown(profile.get()) + "'");
-      }
-    }
-    try {
-      return ScopeKind.parse(name);
-    } catch (IllegalArgumentException e) {
-      throw spec.fail(
+    Spec spec = document.spec();
+    String provider = in.nonBlank("spec.provider", spec.provider());
+    String scope = in.oneOf("spec.profile", spec.profile(), SCOPE_KINDS);
+    if (scope == null && !SCOPE_KINDS.contains(name)) {
+      throw in.fail(
           "missing key 'spec.profile': metadata.name '"
               + name
               + "' is not a scope kind, so spec.profile must be one of "
-              + kinds);
+              + SCOPE_KINDS);
     }
+    in.oneOf("spec.mode", spec.mode(), MODES);
+    Prompts given = spec.prompts();
+    Map<String, String> prompts = new LinkedHashMap<>();
+    putIfGiven(prompts, "semantic", given.semantic());
+    putIfGiven(prompts, "episodic", given.episodic());
+    putIfGiven(prompts, "procedural", given.procedural());
+    return new ProfileSpec(
+        name,
+        ScopeKind.parse(requireNonNullElse(scope, name)),
+        requireNonNullElse(provider, ProfileSpec.DEFAULT_PROVIDER),
+        requireNonNullElse(spec.enabled(), true),
+        requireNonNullElse(document.metadata().description(), ""),
+        prompts,
+        scalars(in, "spec.settings", spec.settings()));
+  }
+
+  private static void putIfGiven(Map<String, String> prompts, String key, String prompt) {
+    if (prompt != null) {
+      prompts.put(key, prompt);
+    }
+  }
+
+  /**
+   * A mapping of scalars as strings ({@code 5} becomes "5", {@code true} "true", an empty value
+   * ""); a nested mapping or list fails.
+   */
+  private static Map<String, String> scalars(YamlBinding in, String key, Map<String, Object> map) {
+    Map<String, String> result = new LinkedHashMap<>();
+    map.forEach(
+        (name, value) -> {
+          if (value instanceof Map<?, ?> || value instanceof List<?>) {
+            throw in.invalid(
+                key + "." + name, "must be a scalar, got " + YamlBinding.describe(value));
+          }
+          result.put(name, value == null ? "" : String.valueOf(value));
+        });
+    return result;
   }
 
   // ---- environment and command line
@@ -480,7 +446,7 @@ public final class ConfigLoader {
   private static void applyEnvironment(Path workspace, Map<String, String> env, Draft draft) {
     String host = envValue(env, ENV_HOST);
     if (host != null) {
-      draft.host = checkHost(ENVIRONMENT + ": " + ENV_HOST, host);
+      draft.host = checkHost(host, ENVIRONMENT_PROBLEM, ENV_HOST);
     }
     String port = envValue(env, ENV_PORT);
     if (port != null) {
@@ -488,11 +454,11 @@ public final class ConfigLoader {
     }
     String data = envValue(env, ENV_DATA);
     if (data != null) {
-      draft.dataDir = resolveData(workspace, data, ENVIRONMENT_PROBLEM, ENV_DATA);
+      draft.dataDir = path(workspace, data, ENVIRONMENT_PROBLEM, ENV_DATA);
     }
     String socket = envValue(env, ENV_UNIX_SOCKET);
     if (socket != null) {
-      draft.unixSocket = resolveData(workspace, socket, ENVIRONMENT_PROBLEM, ENV_UNIX_SOCKET);
+      draft.unixSocket = path(workspace, socket, ENVIRONMENT_PROBLEM, ENV_UNIX_SOCKET);
     }
     String token = envValue(env, ENV_AUTH_TOKEN);
     if (token != null) {
@@ -505,13 +471,9 @@ public final class ConfigLoader {
             case "1", "true" -> true;
             case "0", "false" -> false;
             default ->
-                throw new ConfigException(
-                    ENVIRONMENT
-                        + ": "
-                        + ENV_TOOL_MEMORY_CAPTURE
-                        + " must be 0, 1, true or false, got '"
-                        + YamlSection.shown(capture)
-                        + "'");
+                throw ENVIRONMENT_PROBLEM.at(
+                    ENV_TOOL_MEMORY_CAPTURE,
+                    "must be 0, 1, true or false, got '" + YamlBinding.shown(capture) + "'");
           };
       RunConfig r = draft.runs;
       draft.runs =
@@ -523,17 +485,12 @@ public final class ConfigLoader {
   private static void applyOverrides(Path workspace, Overrides overrides, Draft draft) {
     if (overrides.host() != null) {
       if (overrides.host().isBlank()) {
-        throw new ConfigException(COMMAND_LINE + ": host must not be blank");
+        throw COMMAND_LINE_PROBLEM.at("host", "must not be blank");
       }
-      draft.host = checkHost(COMMAND_LINE + ": host", overrides.host());
+      draft.host = checkHost(overrides.host(), COMMAND_LINE_PROBLEM, "host");
     }
     if (overrides.port() != null) {
-      int port = overrides.port();
-      if (port < 0 || port > MAX_PORT) {
-        throw new ConfigException(
-            COMMAND_LINE + ": port must be in 0.." + MAX_PORT + ", got " + port);
-      }
-      draft.port = port;
+      draft.port = checkPort(overrides.port(), COMMAND_LINE_PROBLEM, "port");
     }
     if (overrides.dataDir() != null) {
       draft.dataDir = workspace.resolve(overrides.dataDir()).normalize();
@@ -554,19 +511,16 @@ public final class ConfigLoader {
     try {
       port = Integer.parseInt(text);
     } catch (NumberFormatException e) {
-      throw new ConfigException(
-          ENVIRONMENT
-              + ": "
-              + ENV_PORT
-              + " must be an integer in 0.."
-              + MAX_PORT
-              + ", got '"
-              + YamlSection.shown(text)
-              + "'");
+      throw ENVIRONMENT_PROBLEM.at(
+          ENV_PORT,
+          "must be an integer in 0.." + MAX_PORT + ", got '" + YamlBinding.shown(text) + "'");
     }
+    return checkPort(port, ENVIRONMENT_PROBLEM, ENV_PORT);
+  }
+
+  private static int checkPort(int port, Problem problem, String key) {
     if (port < 0 || port > MAX_PORT) {
-      throw new ConfigException(
-          ENVIRONMENT + ": " + ENV_PORT + " must be in 0.." + MAX_PORT + ", got " + port);
+      throw problem.at(key, "must be in 0.." + MAX_PORT + ", got " + port);
     }
     return port;
   }
@@ -574,30 +528,22 @@ public final class ConfigLoader {
   // ---- shared checks
 
   /** The token in {@code file} (surrounding whitespace, such as a final newline, dropped). */
-  private static String readToken(Path file, YamlSection auth) {
+  private static String readToken(Path file, YamlBinding in, String key) {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
-      throw auth.invalid("tokenFile", "cannot be read: " + file + " (" + e.getMessage() + ")");
+      throw in.invalid(key, "cannot be read: " + file + " (" + e.getMessage() + ")");
     }
     return checkToken(
-        text.strip(),
-        "tokenFile",
-        (key, problem) -> auth.invalid(key, "holds a token that " + problem));
+        text.strip(), key, (k, problem) -> in.invalid(k, "holds a token that " + problem));
   }
 
   /** {@code token} if it is 16..1024 printable ASCII characters; never shown in a message. */
   private static String checkToken(String token, String key, Problem problem) {
     if (token.length() < MIN_TOKEN_CHARS || token.length() > MAX_TOKEN_CHARS) {
-      throw problem.at(
-          key,
-          "must be "
-              + MIN_TOKEN_CHARS
-              + ".."
-              + MAX_TOKEN_CHARS
-              + " characters, got "
-              + token.length());
+      String range = MIN_TOKEN_CHARS + ".." + MAX_TOKEN_CHARS;
+      throw problem.at(key, "must be " + range + " characters, got " + token.length());
     }
     if (!token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
       throw problem.at(
@@ -610,51 +556,56 @@ public final class ConfigLoader {
   private static final Problem ENVIRONMENT_PROBLEM =
       (key, problem) -> new ConfigException(ENVIRONMENT + ": " + key + " " + problem);
 
+  /** A problem with a flag: "command line: NAME problem". */
+  private static final Problem COMMAND_LINE_PROBLEM =
+      (key, problem) -> new ConfigException(COMMAND_LINE + ": " + key + " " + problem);
+
   /** How a value check reports a problem: the key and what is wrong with it. */
   private interface Problem {
     ConfigException at(String key, String problem);
   }
 
-  private static Path resolveData(Path workspace, String text, Problem problem, String key) {
+  /** The non-blank path {@code text} of a file, resolved; {@code fallback} when it is null. */
+  private static Path path(Path workspace, YamlBinding in, String key, String text, Path fallback) {
+    return in.nonBlank(key, text) == null ? fallback : path(workspace, text, in::invalid, key);
+  }
+
+  /** {@code text} resolved against the workspace. */
+  private static Path path(Path workspace, String text, Problem problem, String key) {
     try {
       return workspace.resolve(text).normalize();
     } catch (InvalidPathException e) {
       throw problem.at(
-          key, "is not a valid path: '" + YamlSection.shown(text) + "' (" + e.getReason() + ")");
+          key, "is not a valid path: '" + YamlBinding.shown(text) + "' (" + e.getReason() + ")");
     }
   }
 
-  private static String checkHost(YamlSection server, String host) {
+  private static String checkHost(String host, Problem problem, String key) {
     if (host.chars().anyMatch(Character::isWhitespace)) {
-      throw server.invalid(
-          "host", "must not contain whitespace, got '" + YamlSection.shown(host) + "'");
+      throw problem.at(key, "must not contain whitespace, got '" + YamlBinding.shown(host) + "'");
     }
     return host;
   }
 
-  /** Checks a host given outside the files; {@code where} is e.g. "command line: host". */
-  private static String checkHost(String where, String host) {
-    if (host.chars().anyMatch(Character::isWhitespace)) {
-      throw new ConfigException(
-          where + " must not contain whitespace, got '" + YamlSection.shown(host) + "'");
+  /**
+   * A positive duration such as {@code 24h}, {@code 30m}, {@code 7d} or {@code PT30S}, or {@code
+   * fallback} when {@code text} is null.
+   */
+  private static Duration duration(YamlBinding in, String key, String text, Duration fallback) {
+    if (text == null) {
+      return fallback;
     }
-    return host;
-  }
-
-  /** A positive duration such as {@code 24h}, {@code 30m}, {@code 7d} or {@code PT30S}. */
-  private static Optional<Duration> duration(YamlSection section, String key) {
-    Optional<String> text = section.nonBlankString(key);
-    if (text.isEmpty()) {
-      return Optional.empty();
+    if (text.isBlank()) {
+      throw in.invalid(key, "must not be blank");
     }
-    Duration value = Settings.parseDuration(text.get().strip());
+    Duration value = Settings.parseDuration(text.strip());
     if (value == null || value.isZero() || value.isNegative()) {
-      throw section.invalid(
+      throw in.invalid(
           key,
           "must be a positive duration such as 30m, 24h, 7d or PT30S, got '"
-              + YamlSection.shown(text.get())
+              + YamlBinding.shown(text)
               + "'");
     }
-    return Optional.of(value);
+    return value;
   }
 }

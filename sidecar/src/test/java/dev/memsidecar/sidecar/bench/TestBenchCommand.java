@@ -3,6 +3,7 @@ package dev.memsidecar.sidecar.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memsidecar.sidecar.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,10 +18,11 @@ class TestBenchCommand {
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int bench(String... args) {
-    return BenchCommand.run(
-        args,
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return BenchCommand.commandLine(
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            Main.class)
+        .execute(args);
   }
 
   private String out() {
