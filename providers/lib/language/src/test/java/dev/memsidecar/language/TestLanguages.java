@@ -146,9 +146,19 @@ class TestLanguages {
       return new EsperantoDedupe();
     }
 
+    /** "Saluton" greets; "ĉu" starts a question. */
     @Override
     public LowValueRules lowValue() {
-      return new EsperantoLowValue();
+      return new LowValueRules.Table(
+          LowValueRules.phrases(LowValueFilter.GREETING, true, "saluton"),
+          LowValueRules.NOTHING,
+          LowValueRules.NOTHING,
+          LowValueRules.NOTHING,
+          Pattern.compile("^ĉu\\b"),
+          LowValueRules.NOTHING,
+          "",
+          Set.of(),
+          "");
     }
   }
 
@@ -284,54 +294,6 @@ class TestLanguages {
           scan.add(ValueType.DAY, day, word, w[0], w[1]);
         }
       }
-    }
-  }
-
-  /** "Saluton" greets. */
-  private static final class EsperantoLowValue implements LowValueRules {
-    @Override
-    public List<Phrase> phrases() {
-      return List.of(new Phrase("saluton", LowValueFilter.GREETING, true));
-    }
-
-    @Override
-    public Pattern laughter() {
-      return NOTHING;
-    }
-
-    @Override
-    public Pattern instruction() {
-      return NOTHING;
-    }
-
-    @Override
-    public Pattern echo() {
-      return NOTHING;
-    }
-
-    @Override
-    public Pattern questionStart() {
-      return Pattern.compile("^ĉu\\b");
-    }
-
-    @Override
-    public Pattern rememberAsk() {
-      return NOTHING;
-    }
-
-    @Override
-    public String questionEndings() {
-      return "";
-    }
-
-    @Override
-    public Set<String> weightless() {
-      return Set.of();
-    }
-
-    @Override
-    public String particles() {
-      return "";
     }
   }
 }

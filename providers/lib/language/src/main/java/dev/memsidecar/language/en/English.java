@@ -45,7 +45,7 @@ public final class English implements Language {
   private static final ProhibitionRules PROHIBITIONS = new EnglishProhibitions();
   private static final ToolWords TOOL_WORDS = new EnglishToolWords();
   private static final DedupeRules DEDUPE = new EnglishDedupe();
-  private static final LowValueRules LOW_VALUE = new EnglishLowValue();
+  private static final LowValueRules LOW_VALUE = EnglishLowValue.RULES;
 
   @Override
   public ProhibitionRules prohibitions() {

@@ -2,10 +2,10 @@ package dev.memsidecar.language.en;
 
 import dev.memsidecar.language.lowvalue.LowValueFilter;
 import dev.memsidecar.language.lowvalue.LowValueRules;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * What is not worth a memory in English: greetings ("hi", "good morning"), small talk ("thanks",
@@ -13,9 +13,7 @@ import java.util.regex.Pattern;
  * exactly ...", "don't say anything else"), echoes ("memory stored", "I'll remember that", "asked
  * to remember"), unpunctuated questions ("what is ...", "can you ..."). Immutable and thread-safe.
  */
-final class EnglishLowValue implements LowValueRules {
-  private static final List<Phrase> PHRASES = buildPhrases();
-
+final class EnglishLowValue {
   private static final Pattern LAUGHTER =
       Pattern.compile("^(?:(?:ha){2,}h?|(?:he){2,}|lo+l|lmao|rofl|xd+)");
 
@@ -50,88 +48,45 @@ final class EnglishLowValue implements LowValueRules {
   private static final Set<String> WEIGHTLESS =
       Set.of("please", "pls", "remember", "note", "kindly", "just", "really", "very");
 
-  private static List<Phrase> buildPhrases() {
-    List<Phrase> out = new ArrayList<>();
-    add(
-        out,
-        LowValueFilter.GREETING,
-        true,
-        "hi|hello|hey|hiya|howdy|greetings|hello there|hi there|hey there"
-            + "|good morning|good afternoon|good evening|good night|bye|goodbye"
-            + "|bye bye|see you|see ya|see you later|nice to meet you");
-    add(
-        out,
-        LowValueFilter.SMALL_TALK,
-        true,
-        "thanks|thank you|thank you so much|thanks a lot|many thanks|thx|ty"
-            + "|cheers|how are you|how are you doing|how's it going|how is it going"
-            + "|what's up|whats up");
-    add(
-        out,
-        LowValueFilter.SMALL_TALK,
-        false,
-        "sup|nice|cool|great|awesome|ok|okay|okey|k|kk|sure|alright|all right"
-            + "|fine|yes|yeah|yep|yup|no|nope|nah|sorry|no problem|no worries|np"
-            + "|you're welcome|you are welcome|wow|oh|ah|hmm|um|uh|perfect|good"
-            + "|sounds good|sounds great|makes sense|that's great|that's fine"
-            + "|good job|well done|my pleasure|good to know|have a nice day");
-    add(
-        out,
-        LowValueFilter.RUN_INSTRUCTION,
-        false,
-        "noted|got it|gotcha|understood|will do|roger|roger that|copy that"
-            + "|acknowledged|done|i see");
-    return List.copyOf(out);
-  }
+  /** The rules: phrases, patterns and weightless words. */
+  static final LowValueRules RULES =
+      new LowValueRules.Table(
+          Stream.of(
+                  LowValueRules.phrases(
+                      LowValueFilter.GREETING,
+                      true,
+                      "hi|hello|hey|hiya|howdy|greetings|hello there|hi there|hey there"
+                          + "|good morning|good afternoon|good evening|good night|bye|goodbye"
+                          + "|bye bye|see you|see ya|see you later|nice to meet you"),
+                  LowValueRules.phrases(
+                      LowValueFilter.SMALL_TALK,
+                      true,
+                      "thanks|thank you|thank you so much|thanks a lot|many thanks|thx|ty"
+                          + "|cheers|how are you|how are you doing|how's it going|how is it going"
+                          + "|what's up|whats up"),
+                  LowValueRules.phrases(
+                      LowValueFilter.SMALL_TALK,
+                      false,
+                      "sup|nice|cool|great|awesome|ok|okay|okey|k|kk|sure|alright|all right"
+                          + "|fine|yes|yeah|yep|yup|no|nope|nah|sorry|no problem|no worries|np"
+                          + "|you're welcome|you are welcome|wow|oh|ah|hmm|um|uh|perfect|good"
+                          + "|sounds good|sounds great|makes sense|that's great|that's fine"
+                          + "|good job|well done|my pleasure|good to know|have a nice day"),
+                  LowValueRules.phrases(
+                      LowValueFilter.RUN_INSTRUCTION,
+                      false,
+                      "noted|got it|gotcha|understood|will do|roger|roger that|copy that"
+                          + "|acknowledged|done|i see"))
+              .flatMap(List::stream)
+              .toList(),
+          LAUGHTER,
+          INSTRUCTION,
+          ECHO,
+          QUESTION_START,
+          REMEMBER_ASK,
+          "",
+          WEIGHTLESS,
+          "");
 
-  private static void add(List<Phrase> out, String reason, boolean beforeName, String phrases) {
-    for (String p : phrases.split("\\|")) {
-      out.add(new Phrase(p, reason, beforeName));
-    }
-  }
-
-  @Override
-  public List<Phrase> phrases() {
-    return PHRASES;
-  }
-
-  @Override
-  public Pattern laughter() {
-    return LAUGHTER;
-  }
-
-  @Override
-  public Pattern instruction() {
-    return INSTRUCTION;
-  }
-
-  @Override
-  public Pattern echo() {
-    return ECHO;
-  }
-
-  @Override
-  public Pattern questionStart() {
-    return QUESTION_START;
-  }
-
-  @Override
-  public Pattern rememberAsk() {
-    return REMEMBER_ASK;
-  }
-
-  @Override
-  public String questionEndings() {
-    return "";
-  }
-
-  @Override
-  public Set<String> weightless() {
-    return WEIGHTLESS;
-  }
-
-  @Override
-  public String particles() {
-    return "";
-  }
+  private EnglishLowValue() {}
 }

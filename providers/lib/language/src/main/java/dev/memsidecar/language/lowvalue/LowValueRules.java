@@ -2,6 +2,7 @@ package dev.memsidecar.language.lowvalue;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -31,6 +32,42 @@ public interface LowValueRules {
 
   /** A pattern that matches nothing, for a language without one of the patterns below. */
   Pattern NOTHING = Pattern.compile("(?!)");
+
+  /**
+   * Rules given as values, one per method of this interface: what a language that needs no code of
+   * its own hands out.
+   */
+  record Table(
+      List<Phrase> phrases,
+      Pattern laughter,
+      Pattern instruction,
+      Pattern echo,
+      Pattern questionStart,
+      Pattern rememberAsk,
+      String questionEndings,
+      Set<String> weightless,
+      String particles)
+      implements LowValueRules {
+    public Table {
+      phrases = List.copyOf(phrases);
+      requireNonNull(laughter, "laughter is null");
+      requireNonNull(instruction, "instruction is null");
+      requireNonNull(echo, "echo is null");
+      requireNonNull(questionStart, "questionStart is null");
+      requireNonNull(rememberAsk, "rememberAsk is null");
+      requireNonNull(questionEndings, "questionEndings is null");
+      weightless = Set.copyOf(weightless);
+      requireNonNull(particles, "particles is null");
+    }
+  }
+
+  /**
+   * The phrases of a {@code |}-separated list ("hi|hello|good morning"), each giving {@code
+   * reason}.
+   */
+  static List<Phrase> phrases(String reason, boolean beforeName, String list) {
+    return Arrays.stream(list.split("\\|")).map(p -> new Phrase(p, reason, beforeName)).toList();
+  }
 
   /** Greetings, small talk and acknowledgements. */
   List<Phrase> phrases();

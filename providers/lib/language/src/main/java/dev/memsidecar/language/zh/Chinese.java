@@ -37,7 +37,7 @@ public final class Chinese implements Language {
   private static final ProhibitionRules PROHIBITIONS = new ChineseProhibitions();
   private static final ToolWords TOOL_WORDS = new ChineseToolWords();
   private static final DedupeRules DEDUPE = new ChineseDedupe();
-  private static final LowValueRules LOW_VALUE = new ChineseLowValue();
+  private static final LowValueRules LOW_VALUE = ChineseLowValue.RULES;
 
   @Override
   public ProhibitionRules prohibitions() {

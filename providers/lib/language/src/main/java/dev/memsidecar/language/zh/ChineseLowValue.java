@@ -2,10 +2,10 @@ package dev.memsidecar.language.zh;
 
 import dev.memsidecar.language.lowvalue.LowValueFilter;
 import dev.memsidecar.language.lowvalue.LowValueRules;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * What is not worth a memory in Chinese: greetings (你好, 早上好), small talk (谢谢, 好的, 哈哈, 没问题),
@@ -13,9 +13,7 @@ import java.util.regex.Pattern;
  * (已记住, 记住了, 我会记住, 已保存, 要求记住), questions (为什么 ..., ... 吗); particles (的了吗呢) weigh nothing.
  * Immutable and thread-safe.
  */
-final class ChineseLowValue implements LowValueRules {
-  private static final List<Phrase> PHRASES = buildPhrases();
-
+final class ChineseLowValue {
   private static final Pattern LAUGHTER = Pattern.compile("^(?:哈{2,}|呵{2,}|嘿{2,})");
 
   private static final Pattern INSTRUCTION =
@@ -28,66 +26,31 @@ final class ChineseLowValue implements LowValueRules {
 
   private static final Pattern REMEMBER_ASK = Pattern.compile("记住|记一下");
 
-  private static List<Phrase> buildPhrases() {
-    List<Phrase> out = new ArrayList<>();
-    add(out, LowValueFilter.GREETING, true, "你好|您好|大家好|嗨|哈喽|哈啰|早上好|早安|中午好|下午好|晚上好|晚安|再见|拜拜");
-    add(
-        out,
-        LowValueFilter.SMALL_TALK,
-        false,
-        "谢谢|多谢|感谢|谢了|谢谢你|好的|好|好吧|嗯|嗯嗯|哦|噢|哇|行|可以|没问题|不客气|你好吗|最近怎么样|最近好吗|太好了|不错" + "|棒");
-    add(out, LowValueFilter.RUN_INSTRUCTION, false, "收到|明白|明白了|了解|知道了|记住了|已记住|好的收到");
-    return List.copyOf(out);
-  }
+  /** The rules: phrases, patterns and weightless words. */
+  static final LowValueRules RULES =
+      new LowValueRules.Table(
+          Stream.of(
+                  LowValueRules.phrases(
+                      LowValueFilter.GREETING,
+                      true,
+                      "你好|您好|大家好|嗨|哈喽|哈啰|早上好|早安|中午好|下午好|晚上好|晚安|再见|拜拜"),
+                  LowValueRules.phrases(
+                      LowValueFilter.SMALL_TALK,
+                      false,
+                      "谢谢|多谢|感谢|谢了|谢谢你|好的|好|好吧|嗯|嗯嗯|哦|噢|哇|行|可以|没问题|不客气|你好吗|最近怎么样|最近好吗|太好了|不错"
+                          + "|棒"),
+                  LowValueRules.phrases(
+                      LowValueFilter.RUN_INSTRUCTION, false, "收到|明白|明白了|了解|知道了|记住了|已记住|好的收到"))
+              .flatMap(List::stream)
+              .toList(),
+          LAUGHTER,
+          INSTRUCTION,
+          ECHO,
+          QUESTION_START,
+          REMEMBER_ASK,
+          "吗呢么",
+          Set.of(),
+          "的了吗呢吧啊呀哦嗯么");
 
-  private static void add(List<Phrase> out, String reason, boolean beforeName, String phrases) {
-    for (String p : phrases.split("\\|")) {
-      out.add(new Phrase(p, reason, beforeName));
-    }
-  }
-
-  @Override
-  public List<Phrase> phrases() {
-    return PHRASES;
-  }
-
-  @Override
-  public Pattern laughter() {
-    return LAUGHTER;
-  }
-
-  @Override
-  public Pattern instruction() {
-    return INSTRUCTION;
-  }
-
-  @Override
-  public Pattern echo() {
-    return ECHO;
-  }
-
-  @Override
-  public Pattern questionStart() {
-    return QUESTION_START;
-  }
-
-  @Override
-  public Pattern rememberAsk() {
-    return REMEMBER_ASK;
-  }
-
-  @Override
-  public String questionEndings() {
-    return "吗呢么";
-  }
-
-  @Override
-  public Set<String> weightless() {
-    return Set.of();
-  }
-
-  @Override
-  public String particles() {
-    return "的了吗呢吧啊呀哦嗯么";
-  }
+  private ChineseLowValue() {}
 }
