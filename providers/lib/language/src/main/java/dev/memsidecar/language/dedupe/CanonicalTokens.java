@@ -134,7 +134,7 @@ public final class CanonicalTokens {
   }
 
   /** Start and end of each run of letters, digits and underscores. */
-  public static List<int[]> wordRuns(String s) {
+  static List<int[]> wordRuns(String s) {
     List<int[]> out = new ArrayList<>();
     int i = 0;
     while (i < s.length()) {
