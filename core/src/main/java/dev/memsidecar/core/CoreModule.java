@@ -19,6 +19,7 @@ import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.toolrules.ToolRuleService;
+import dev.memsidecar.language.TextRules;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Set;
@@ -63,6 +64,7 @@ public final class CoreModule extends AbstractModule {
     bind(Clock.class).toInstance(Clock.systemUTC());
     bind(NamespaceResolver.class).toInstance(new NamespaceResolver());
     bind(WriteGate.class).toInstance(new WriteGate(config.gateThreshold()));
+    bind(TextRules.class).toInstance(TextRules.standard());
     bind(MemoryEngine.class).in(Singleton.class);
   }
 
@@ -170,8 +172,8 @@ public final class CoreModule extends AbstractModule {
   @Provides
   @Singleton
   ToolRuleService toolRules(
-      AccessPolicy access, ControlStore control, EventBus events, Clock clock) {
-    return new ToolRuleService(access, control, events, clock);
+      AccessPolicy access, ControlStore control, EventBus events, Clock clock, TextRules text) {
+    return new ToolRuleService(access, control, events, clock, text);
   }
 
   @Provides

@@ -14,6 +14,7 @@ import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.toolrules.ToolRuleService;
+import dev.memsidecar.language.TextRules;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -96,7 +97,8 @@ final class Engines {
     WriteGate gate = new WriteGate(7.0);
     ControlStore control = H2ControlStore.open(data);
     EventBus events = new EventBus();
-    ToolRuleService toolRules = new ToolRuleService(access, control, events, clock);
+    ToolRuleService toolRules =
+        new ToolRuleService(access, control, events, clock, TextRules.standard());
     RunService runService =
         new RunService(
             catalog,

@@ -17,6 +17,9 @@ import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
+import dev.memsidecar.language.TextRules;
+import dev.memsidecar.language.prohibition.Prohibition;
+import dev.memsidecar.language.tool.ToolArguments;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
@@ -74,6 +77,7 @@ public final class ToolRuleService {
   private final ControlStore control;
   private final EventBus events;
   private final Clock clock;
+  private final TextRules text;
   private final Map<String, List<ToolRule>> byWorkspace = new ConcurrentHashMap<>();
 
   /** A CheckToolCall verdict. */
@@ -82,11 +86,17 @@ public final class ToolRuleService {
   /** The pinned block: its markdown and the rules behind it. */
   public record Rendered(String markdown, List<ToolRule> rules) {}
 
-  public ToolRuleService(AccessPolicy access, ControlStore control, EventBus events, Clock clock) {
+  /**
+   * @param text the text rules: the prohibitions of a message, the tools a noun means, the match of
+   *     a call's arguments against a rule's objects
+   */
+  public ToolRuleService(
+      AccessPolicy access, ControlStore control, EventBus events, Clock clock, TextRules text) {
     this.access = requireNonNull(access, "access is null");
     this.control = requireNonNull(control, "control is null");
     this.events = requireNonNull(events, "events is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.text = requireNonNull(text, "text is null");
   }
 
   // ---------------------------------------------------------------- the service's calls
@@ -215,12 +225,12 @@ public final class ToolRuleService {
     }
     Limits.checkBytes("arguments_json", argumentsJson, MAX_ARGUMENTS_BYTES);
     List<ToolRule> ofTool = rules(ws).stream().filter(r -> r.toolName().equals(toolName)).toList();
-    ToolCallMatcher.Arguments arguments = ToolCallMatcher.parse(argumentsJson);
+    ToolArguments arguments = ToolCallArguments.parse(argumentsJson);
     for (ToolRule r : ofTool) {
       if (r.priority() != ToolRule.Priority.CRITICAL) {
         continue;
       }
-      Optional<String> hit = ToolCallMatcher.match(r, arguments);
+      Optional<String> hit = text.matchToolCall(r.toolName(), r.objects(), arguments);
       if (hit.isPresent()) {
         Instant now = clock.instant();
         control.recordDenial(ws, new ToolDenial(r.id(), toolName, hit.get(), runId, now));
@@ -305,8 +315,8 @@ public final class ToolRuleService {
     calls.forEach(c -> tools.add(c.toolName()));
     tools.addAll(knownTools);
     List<ToolRule> captured = new ArrayList<>();
-    for (Prohibitions.Prohibition p : Prohibitions.find(input)) {
-      List<String> targets = ToolAliases.toolsFor(p.noun(), tools);
+    for (Prohibition p : text.prohibitions(input)) {
+      List<String> targets = text.toolsFor(p.noun(), tools);
       if (targets.isEmpty() && !calls.isEmpty()) {
         targets = List.of(calls.get(0).toolName());
       }
@@ -400,8 +410,8 @@ public final class ToolRuleService {
   }
 
   /** The objects a rule text names, when it reads as a prohibition. */
-  private static List<String> objectsOf(String text) {
-    List<Prohibitions.Prohibition> found = Prohibitions.find(text);
+  private List<String> objectsOf(String rule) {
+    List<Prohibition> found = text.prohibitions(rule);
     return found.isEmpty() ? List.of() : found.get(0).objects();
   }
 

@@ -13,6 +13,7 @@ import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.control.H2ControlStore;
 import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.language.TextRules;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -133,7 +134,8 @@ public final class CheckToolCallBench {
         H2ControlStore control = H2ControlStore.open(dir);
         EventBus events = new EventBus()) {
       AccessPolicy access = new AccessPolicy(catalog, new NamespaceResolver(), Flags.ALL_ON);
-      ToolRuleService service = new ToolRuleService(access, control, events, Clock.systemUTC());
+      ToolRuleService service =
+          new ToolRuleService(access, control, events, Clock.systemUTC(), TextRules.standard());
 
       List<ToolRule> rules = rules();
       for (ToolRule r : rules) { // warms the write path up on another workspace

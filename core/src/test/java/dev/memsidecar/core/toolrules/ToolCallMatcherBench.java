@@ -1,5 +1,7 @@
 package dev.memsidecar.core.toolrules;
 
+import dev.memsidecar.language.TextRules;
+import dev.memsidecar.language.tool.ToolArguments;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,12 +10,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Measures the matching behind one CheckToolCall: parse the call's arguments once, pick the called
- * tool's rules out of the workspace's 1,000 (5 of them on {@code send_email}, each with objects),
- * and match them, stopping at the first hit, as a DENY would. Calls alternate between a small
- * allowed mail, a denied one (the Sarah case) and an allowed mail with a 20 KB body. Prints p50,
- * p90, p99, p99.9 and the maximum per call in microseconds, wall clock, in-process (no gRPC, no
- * store). Not a test: run it with the module's test class path, e.g.
+ * Measures the matching behind one CheckToolCall ({@link ToolCallArguments} and the language
+ * module's {@code ToolCallMatcher}): parse the call's arguments once, pick the called tool's rules
+ * out of the workspace's 1,000 (5 of them on {@code send_email}, each with objects), and match
+ * them, stopping at the first hit, as a DENY would. Calls alternate between a small allowed mail, a
+ * denied one (the Sarah case) and an allowed mail with a 20 KB body. Prints p50, p90, p99, p99.9
+ * and the maximum per call in microseconds, wall clock, in-process (no gRPC, no store). Not a test:
+ * run it with the module's test class path, e.g.
  *
  * <pre>
  * cd core
@@ -23,6 +26,8 @@ import java.util.Optional;
  * </pre>
  */
 public final class ToolCallMatcherBench {
+  private static final TextRules TEXT = TextRules.standard();
+
   private ToolCallMatcherBench() {}
 
   public static void main(String[] args) {
@@ -64,10 +69,10 @@ public final class ToolCallMatcherBench {
 
   /** What CheckToolCall does in-process: the verdict's matched object, or empty for ALLOW. */
   private static String check(List<ToolRule> rules, String tool, String json) {
-    ToolCallMatcher.Arguments arguments = ToolCallMatcher.parse(json);
+    ToolArguments arguments = ToolCallArguments.parse(json);
     for (ToolRule rule : rules) {
       if (rule.toolName().equals(tool)) {
-        Optional<String> hit = ToolCallMatcher.match(rule, arguments);
+        Optional<String> hit = TEXT.matchToolCall(rule.toolName(), rule.objects(), arguments);
         if (hit.isPresent()) {
           return hit.get();
         }

@@ -1,5 +1,9 @@
 package dev.memsidecar.language;
 
+import dev.memsidecar.language.dedupe.DedupeRules;
+import dev.memsidecar.language.lowvalue.LowValueRules;
+import dev.memsidecar.language.prohibition.ProhibitionRules;
+import dev.memsidecar.language.tool.ToolWords;
 import java.util.Set;
 
 /**
@@ -35,4 +39,16 @@ public interface Language {
 
   /** Lower-cased words too common in this language to carry meaning ("the", "is"). */
   Set<String> stopwords();
+
+  /** How a prohibition is said in this language ("never email Sarah", 不要给张三发邮件). */
+  ProhibitionRules prohibitions();
+
+  /** This language's words for the tool nouns ("emails", 邮件: email). */
+  ToolWords toolWords();
+
+  /** What comparing two memories reads in this language: stems, markers, negations, values. */
+  DedupeRules dedupe();
+
+  /** What is not worth a memory in this language: small talk, greetings, run instructions. */
+  LowValueRules lowValue();
 }

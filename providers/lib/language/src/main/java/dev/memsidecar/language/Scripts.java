@@ -16,6 +16,23 @@ public final class Scripts {
         || s == Character.UnicodeScript.HANGUL;
   }
 
+  /** Whether {@code cp} is a Han character (Chinese characters, also kanji and hanja). */
+  public static boolean isHan(int cp) {
+    return Character.UnicodeScript.of(cp) == Character.UnicodeScript.HAN;
+  }
+
+  /** Whether {@code text} holds at least one Han character. */
+  public static boolean hasHan(String text) {
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      if (isHan(cp)) {
+        return true;
+      }
+      i += Character.charCount(cp);
+    }
+    return false;
+  }
+
   /** Whether {@code text} holds at least one CJK character. */
   public static boolean hasCjk(String text) {
     return text.codePoints().anyMatch(Scripts::isCjk);

@@ -1,6 +1,10 @@
 package dev.memsidecar.language.en;
 
 import dev.memsidecar.language.Language;
+import dev.memsidecar.language.dedupe.DedupeRules;
+import dev.memsidecar.language.lowvalue.LowValueRules;
+import dev.memsidecar.language.prohibition.ProhibitionRules;
+import dev.memsidecar.language.tool.ToolWords;
 import java.util.Set;
 
 /** English: the default language, read from any text no other language claims. */
@@ -36,5 +40,30 @@ public final class English implements Language {
   @Override
   public Set<String> stopwords() {
     return STOPWORDS;
+  }
+
+  private static final ProhibitionRules PROHIBITIONS = new EnglishProhibitions();
+  private static final ToolWords TOOL_WORDS = new EnglishToolWords();
+  private static final DedupeRules DEDUPE = new EnglishDedupe();
+  private static final LowValueRules LOW_VALUE = EnglishLowValue.RULES;
+
+  @Override
+  public ProhibitionRules prohibitions() {
+    return PROHIBITIONS;
+  }
+
+  @Override
+  public ToolWords toolWords() {
+    return TOOL_WORDS;
+  }
+
+  @Override
+  public DedupeRules dedupe() {
+    return DEDUPE;
+  }
+
+  @Override
+  public LowValueRules lowValue() {
+    return LOW_VALUE;
   }
 }

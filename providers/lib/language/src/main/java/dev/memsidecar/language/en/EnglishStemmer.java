@@ -12,21 +12,37 @@ public final class EnglishStemmer {
 
   /** The stem of one lower-cased word. */
   public static String stem(String word) {
-    int n = word.length();
-    if (n < 3) {
+    if (word.length() < 3 || !lowerCaseLetters(word)) {
       return word;
-    }
-    for (int i = 0; i < n; i++) {
-      char c = word.charAt(i);
-      if (c < 'a' || c > 'z') {
-        return word;
-      }
     }
     StringBuilder w = new StringBuilder(word);
     step1a(w);
     step1b(w);
     step1c(w);
     return w.toString();
+  }
+
+  /**
+   * {@link #stem} with a final "e" dropped from a stem of three letters or more, so that forms meet
+   * which the stem alone keeps apart: "use", "uses", "used" and "using" all give "us"; "delete",
+   * "deleted" and "deleting" give "delet"; "lives" and "living" give "liv". For comparing word
+   * forms (dedupe, verb base forms), where a fold too many costs less than a missed pair; the
+   * rankers use {@link #stem}.
+   */
+  public static String looseStem(String word) {
+    String s = stem(word);
+    int n = s.length();
+    return n >= 3 && s.charAt(n - 1) == 'e' && lowerCaseLetters(s) ? s.substring(0, n - 1) : s;
+  }
+
+  private static boolean lowerCaseLetters(String word) {
+    for (int i = 0; i < word.length(); i++) {
+      char c = word.charAt(i);
+      if (c < 'a' || c > 'z') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void step1a(StringBuilder w) {

@@ -2,6 +2,10 @@ package dev.memsidecar.language.zh;
 
 import dev.memsidecar.language.Language;
 import dev.memsidecar.language.Scripts;
+import dev.memsidecar.language.dedupe.DedupeRules;
+import dev.memsidecar.language.lowvalue.LowValueRules;
+import dev.memsidecar.language.prohibition.ProhibitionRules;
+import dev.memsidecar.language.tool.ToolWords;
 import java.util.Set;
 
 /**
@@ -28,5 +32,30 @@ public final class Chinese implements Language {
   @Override
   public Set<String> stopwords() {
     return Set.of();
+  }
+
+  private static final ProhibitionRules PROHIBITIONS = new ChineseProhibitions();
+  private static final ToolWords TOOL_WORDS = new ChineseToolWords();
+  private static final DedupeRules DEDUPE = new ChineseDedupe();
+  private static final LowValueRules LOW_VALUE = ChineseLowValue.RULES;
+
+  @Override
+  public ProhibitionRules prohibitions() {
+    return PROHIBITIONS;
+  }
+
+  @Override
+  public ToolWords toolWords() {
+    return TOOL_WORDS;
+  }
+
+  @Override
+  public DedupeRules dedupe() {
+    return DEDUPE;
+  }
+
+  @Override
+  public LowValueRules lowValue() {
+    return LOW_VALUE;
   }
 }

@@ -26,4 +26,17 @@ class TestEnglishStemmer {
     assertEquals("记忆", EnglishStemmer.stem("记忆"));
     assertEquals("glass", EnglishStemmer.stem("glass"));
   }
+
+  @Test
+  void theLooseStemAlsoFoldsAFinalE() {
+    assertEquals("us", EnglishStemmer.looseStem("use"));
+    assertEquals("us", EnglishStemmer.looseStem("used"));
+    assertEquals("us", EnglishStemmer.looseStem("using"));
+    assertEquals("delet", EnglishStemmer.looseStem("deletes"));
+    assertEquals("delet", EnglishStemmer.looseStem("deleting"));
+    assertEquals("liv", EnglishStemmer.looseStem("lives"));
+    assertEquals("paint", EnglishStemmer.looseStem("painted"));
+    assertEquals("be", EnglishStemmer.looseStem("be"));
+    assertEquals("v2e", EnglishStemmer.looseStem("v2e"));
+  }
 }

@@ -1,23 +1,26 @@
-package dev.memsidecar.core.toolrules;
+package dev.memsidecar.language.prohibition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memsidecar.core.toolrules.Prohibitions.Prohibition;
+import dev.memsidecar.language.TextRules;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TestProhibitions {
+  private static final Prohibitions PROHIBITIONS =
+      new Prohibitions(TextRules.standard().languages());
+
   private static Prohibition only(String text) {
-    List<Prohibition> found = Prohibitions.find(text);
+    List<Prohibition> found = PROHIBITIONS.find(text);
     assertEquals(1, found.size(), text + " -> " + found);
     return found.get(0);
   }
 
   private static void assertNone(List<String> texts) {
     for (String text : texts) {
-      assertEquals(List.of(), Prohibitions.find(text), text);
+      assertEquals(List.of(), PROHIBITIONS.find(text), text);
     }
   }
 
@@ -59,7 +62,7 @@ class TestProhibitions {
   @Test
   void linkingWordsBeforeTheTriggerAreDroppedAndSeveralSentencesGiveSeveralRules() {
     List<Prohibition> found =
-        Prohibitions.find(
+        PROHIBITIONS.find(
             "Please draft the quarterly report. And also, never email Sarah at"
                 + " sarah@example.com, she left the company. Thanks! From now on please don't"
                 + " use the shell and never push to main.");
@@ -116,7 +119,7 @@ class TestProhibitions {
     assertEquals(List.of("main"), push.objects());
     assertEquals(List.of("王五", "李四"), only("请不要联系王五和李四。").objects());
     assertEquals("shell", only("不要用终端").noun());
-    List<Prohibition> two = Prohibitions.find("禁止删除数据库，也不要执行 rm -rf /tmp。");
+    List<Prohibition> two = PROHIBITIONS.find("禁止删除数据库，也不要执行 rm -rf /tmp。");
     assertEquals(
         List.of("禁止删除数据库。", "不要执行 rm -rf /tmp。"), two.stream().map(Prohibition::sentence).toList());
     assertEquals(List.of("rm -rf /tmp"), two.get(1).objects());

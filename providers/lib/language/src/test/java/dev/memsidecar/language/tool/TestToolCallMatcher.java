@@ -1,54 +1,82 @@
-package dev.memsidecar.core.toolrules;
+package dev.memsidecar.language.tool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Instant;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.memsidecar.language.TextRules;
+import dev.memsidecar.language.prohibition.Prohibitions;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TestToolCallMatcher {
-  private static ToolRule rule(String tool, List<String> objects) {
-    return new ToolRule(
-        "r1",
-        tool,
-        "a rule",
-        ToolRule.Priority.CRITICAL,
-        ToolRule.Source.USER_EXPLICIT,
-        List.of(),
-        Instant.EPOCH,
-        Instant.EPOCH,
-        objects);
+  private static final ToolCallMatcher MATCHER = new ToolCallMatcher();
+  private static final Prohibitions PROHIBITIONS =
+      new Prohibitions(TextRules.standard().languages());
+
+  /** What the engine parses a call's arguments_json with (strict: no duplicate key, no tail). */
+  private static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+
+  /** A rule as the matcher sees it: its tool and objects. */
+  private record Rule(String toolName, List<String> objects) {}
+
+  private static Rule rule(String tool, List<String> objects) {
+    return new Rule(tool, objects);
   }
 
-  private static ToolRule rule(List<String> objects) {
+  private static Rule rule(List<String> objects) {
     return rule("tool", objects);
   }
 
+  private static ToolArguments parse(String json) {
+    if (json.isBlank()) {
+      return ToolArguments.none();
+    }
+    try {
+      return ToolArguments.of(JSON.readValue(json, Object.class));
+    } catch (Exception e) {
+      return ToolArguments.malformed(json);
+    }
+  }
+
+  private static Optional<String> match(Rule rule, ToolArguments arguments) {
+    return MATCHER.match(rule.toolName(), rule.objects(), arguments);
+  }
+
+  private static Optional<String> match(Rule rule, String json) {
+    return match(rule, parse(json));
+  }
+
   private static void assertHit(String object, List<String> objects, String json) {
-    assertEquals(Optional.of(object), ToolCallMatcher.match(rule(objects), json), json);
+    assertEquals(Optional.of(object), match(rule(objects), json), json);
   }
 
   private static void assertMiss(List<String> objects, String json) {
-    assertEquals(Optional.empty(), ToolCallMatcher.match(rule(objects), json), json);
+    assertEquals(Optional.empty(), match(rule(objects), json), json);
   }
 
   @Test
   void theSarahCase() {
-    ToolRule sarah =
+    Rule sarah =
         rule(
             "send_email",
-            Prohibitions.find("Never email Sarah at sarah@example.com.").get(0).objects());
+            PROHIBITIONS.find("Never email Sarah at sarah@example.com.").get(0).objects());
     assertEquals(
         Optional.of("sarah@example.com"),
-        ToolCallMatcher.match(sarah, "{\"to\":\"sarah@example.com\",\"subject\":\"hi\"}"));
-    assertEquals(Optional.empty(), ToolCallMatcher.match(sarah, "{\"to\":\"bob@example.com\"}"));
+        match(sarah, "{\"to\":\"sarah@example.com\",\"subject\":\"hi\"}"));
+    assertEquals(Optional.empty(), match(sarah, "{\"to\":\"bob@example.com\"}"));
     assertEquals(
         Optional.of("sarah@example.com"),
-        ToolCallMatcher.match(
-            sarah, "{\"to\":[\"Bob <bob@x.io>\",\"Sarah <SARAH@example.com>\"]}"));
+        match(sarah, "{\"to\":[\"Bob <bob@x.io>\",\"Sarah <SARAH@example.com>\"]}"));
   }
 
   @Test
@@ -139,19 +167,16 @@ class TestToolCallMatcher {
 
   @Test
   void aRuleWithoutObjectsCoversEveryCallOfItsTool() {
-    assertEquals(
-        Optional.of("bash"),
-        ToolCallMatcher.match(rule("bash", List.of()), "{\"command\":\"ls\"}"));
-    assertEquals(Optional.of("bash"), ToolCallMatcher.match(rule("bash", List.of()), ""));
+    assertEquals(Optional.of("bash"), match(rule("bash", List.of()), "{\"command\":\"ls\"}"));
+    assertEquals(Optional.of("bash"), match(rule("bash", List.of()), ""));
   }
 
   @Test
   void malformedArgumentsAreMatchedAsRawTextNeverSkipped() {
-    ToolCallMatcher.Arguments garbage = ToolCallMatcher.parse("to: sarah@example.com, urgent");
+    ToolArguments garbage = parse("to: sarah@example.com, urgent");
     assertTrue(garbage.malformed());
     assertEquals(
-        Optional.of("sarah@example.com"),
-        ToolCallMatcher.match(rule(List.of("sarah@example.com")), garbage));
+        Optional.of("sarah@example.com"), match(rule(List.of("sarah@example.com")), garbage));
     // A second value after the first, or a repeated key, could be what the tool reads.
     assertHit(
         "sarah@example.com",
@@ -161,7 +186,7 @@ class TestToolCallMatcher {
         "sarah@example.com",
         List.of("sarah@example.com"),
         "{\"to\":\"sarah@example.com\",\"to\":\"bob@example.com\"}");
-    assertFalse(ToolCallMatcher.parse("{\"to\":\"bob@example.com\"}").malformed());
+    assertFalse(parse("{\"to\":\"bob@example.com\"}").malformed());
     assertMiss(List.of("sarah@example.com"), "");
   }
 
@@ -179,24 +204,22 @@ class TestToolCallMatcher {
 
   @Test
   void oneParseServesManyRules() {
-    ToolCallMatcher.Arguments call =
-        ToolCallMatcher.parse("{\"to\":\"bob@example.com\",\"path\":\"/etc/passwd\"}");
-    assertEquals(Optional.empty(), ToolCallMatcher.match(rule(List.of("sarah")), call));
-    assertEquals(
-        Optional.of("/etc/passwd"), ToolCallMatcher.match(rule(List.of("/etc/passwd")), call));
-    assertEquals(Optional.of("bob"), ToolCallMatcher.match(rule(List.of("bob")), call));
+    ToolArguments call = parse("{\"to\":\"bob@example.com\",\"path\":\"/etc/passwd\"}");
+    assertEquals(Optional.empty(), match(rule(List.of("sarah")), call));
+    assertEquals(Optional.of("/etc/passwd"), match(rule(List.of("/etc/passwd")), call));
+    assertEquals(Optional.of("bob"), match(rule(List.of("bob")), call));
   }
 
   @Test
   void objectsFoundInWordsMatchTheCallsTheyName() {
-    ToolRule files = rule(Prohibitions.find("Don't touch config.yaml or ~/.ssh.").get(0).objects());
-    assertTrue(ToolCallMatcher.match(files, "{\"path\":\"/srv/app/config.yaml\"}").isPresent());
-    assertTrue(ToolCallMatcher.match(files, "{\"path\":\"/root/.ssh/known_hosts\"}").isPresent());
-    assertFalse(ToolCallMatcher.match(files, "{\"path\":\"/srv/app/app.yaml\"}").isPresent());
-    ToolRule cmd = rule(Prohibitions.find("Never run `git push --force`.").get(0).objects());
-    assertTrue(ToolCallMatcher.match(cmd, "{\"command\":\"git push -f origin\"}").isPresent());
-    ToolRule zhang = rule(Prohibitions.find("不要给张三发邮件").get(0).objects());
-    assertTrue(ToolCallMatcher.match(zhang, "{\"to\":[\"张三\"]}").isPresent());
-    assertFalse(ToolCallMatcher.match(zhang, "{\"to\":[\"李四\"]}").isPresent());
+    Rule files = rule(PROHIBITIONS.find("Don't touch config.yaml or ~/.ssh.").get(0).objects());
+    assertTrue(match(files, "{\"path\":\"/srv/app/config.yaml\"}").isPresent());
+    assertTrue(match(files, "{\"path\":\"/root/.ssh/known_hosts\"}").isPresent());
+    assertFalse(match(files, "{\"path\":\"/srv/app/app.yaml\"}").isPresent());
+    Rule cmd = rule(PROHIBITIONS.find("Never run `git push --force`.").get(0).objects());
+    assertTrue(match(cmd, "{\"command\":\"git push -f origin\"}").isPresent());
+    Rule zhang = rule(PROHIBITIONS.find("不要给张三发邮件").get(0).objects());
+    assertTrue(match(zhang, "{\"to\":[\"张三\"]}").isPresent());
+    assertFalse(match(zhang, "{\"to\":[\"李四\"]}").isPresent());
   }
 }

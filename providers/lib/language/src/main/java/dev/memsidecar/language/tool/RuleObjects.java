@@ -1,4 +1,4 @@
-package dev.memsidecar.core.toolrules;
+package dev.memsidecar.language.tool;
 
 import java.util.Locale;
 import java.util.Map;
@@ -6,12 +6,14 @@ import java.util.Set;
 
 /**
  * What a rule's object is (an e-mail address, a host, a path, ...) and its normal form, shared by
- * {@link Prohibitions} (which writes objects) and {@link ToolCallMatcher} (which reads them).
- * Stateless and thread-safe.
+ * the prohibition finder ({@link dev.memsidecar.language.prohibition.Prohibitions}, which writes
+ * objects) and {@link ToolCallMatcher} (which reads them). Language-neutral: the forms are those of
+ * addresses, paths, commands and names, whatever language the rule was said in. Stateless and
+ * thread-safe.
  */
-final class RuleObjects {
+public final class RuleObjects {
   /** The kinds of object, each matched its own way (see {@link ToolCallMatcher}). */
-  enum Kind {
+  public enum Kind {
     EMAIL,
     HOST,
     PATH,
@@ -31,10 +33,10 @@ final class RuleObjects {
    *     trailing slash; a command, a channel ({@code #general}), a handle ({@code @bob}) or a name
    *     lower-cased with single spaces
    */
-  record Classified(Kind kind, String value) {}
+  public record Classified(Kind kind, String value) {}
 
   /** File name extensions: {@code config.yaml} is a file, not a host. */
-  static final Set<String> FILE_EXT =
+  public static final Set<String> FILE_EXT =
       words(
           "txt md pdf doc docx xls xlsx ppt pptx csv tsv json yaml yml xml toml ini cfg conf env"
               + " log sql sh bash zsh py js ts jsx tsx java kt go rs rb php c h cpp hpp cs swift"
@@ -43,7 +45,7 @@ final class RuleObjects {
               + " keystore kdbx");
 
   /** Programs whose name starts a command object ("never run rm -rf", "`git push --force`"). */
-  static final Set<String> PROGRAMS =
+  public static final Set<String> PROGRAMS =
       words(
           "rm rmdir git gh sudo su chmod chown dd mkfs fdisk shutdown reboot halt poweroff kill"
               + " killall pkill kubectl helm docker terraform ansible aws gcloud az curl wget ssh"
@@ -81,7 +83,7 @@ final class RuleObjects {
    * file, {@code a.b.c} a host, a known program or anything with a {@code -flag} a command, the
    * rest a name.
    */
-  static Classified classify(String object) {
+  public static Classified classify(String object) {
     String o = object.strip().toLowerCase(Locale.ROOT);
     int colon = o.indexOf(':');
     if (colon > 1 && !o.startsWith("//", colon + 1)) {
@@ -158,7 +160,7 @@ final class RuleObjects {
   }
 
   /** {@code local@domain}: one {@code @}, something before it, a dot after it, no space. */
-  static boolean isEmail(String s) {
+  public static boolean isEmail(String s) {
     int at = s.indexOf('@');
     if (at <= 0 || at != s.lastIndexOf('@')) {
       return false;
@@ -172,7 +174,7 @@ final class RuleObjects {
   }
 
   /** An address lower-cased, without a {@code +tag} in its local part. */
-  static String email(String address) {
+  public static String email(String address) {
     String a = address.toLowerCase(Locale.ROOT);
     int at = a.lastIndexOf('@');
     if (at < 0) {
@@ -187,7 +189,7 @@ final class RuleObjects {
   }
 
   /** {@code /x}, {@code ~}, {@code ~/x}, {@code C:\x} or {@code C:/x}. */
-  static boolean isAbsolutePath(String s) {
+  public static boolean isAbsolutePath(String s) {
     if (s.startsWith("/") || s.equals("~") || s.startsWith("~/") || s.startsWith("~\\")) {
       return true;
     }
@@ -201,7 +203,7 @@ final class RuleObjects {
    * A path in normal form: lower-cased, {@code \} as {@code /}, runs of {@code /} as one, {@code
    * /./} as {@code /}, no trailing {@code /} (but {@code /} itself stays).
    */
-  static String path(String p) {
+  public static String path(String p) {
     StringBuilder out = new StringBuilder(p.length());
     String s = p.toLowerCase(Locale.ROOT);
     for (int i = 0; i < s.length(); i++) {
@@ -228,7 +230,7 @@ final class RuleObjects {
    * A URL or host as {@code host[/path]}: lower-cased, without scheme, user info, {@code www.},
    * port, query, fragment and trailing {@code /}.
    */
-  static String hostAndPath(String url) {
+  public static String hostAndPath(String url) {
     String u = url.toLowerCase(Locale.ROOT).replace('\\', '/');
     int scheme = u.indexOf("://");
     if (scheme >= 0) {
@@ -266,7 +268,7 @@ final class RuleObjects {
    * Dotted labels of letters, digits and hyphens, the last one of two letters or more ({@code
    * prod.db.acme.test}), or four numbers up to 255 (an IPv4 address).
    */
-  static boolean isHost(String s) {
+  public static boolean isHost(String s) {
     if (s.isEmpty() || s.startsWith(".") || s.endsWith(".")) {
       return false;
     }
@@ -311,11 +313,11 @@ final class RuleObjects {
   }
 
   /** True for an IPv4 address. */
-  static boolean isIp(String host) {
+  public static boolean isIp(String host) {
     return isHost(host) && Character.isDigit(host.charAt(host.length() - 1));
   }
 
-  static boolean isAsciiLetterOrDigit(char c) {
+  public static boolean isAsciiLetterOrDigit(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
   }
 

@@ -1,17 +1,21 @@
-package dev.memsidecar.core.toolrules;
+package dev.memsidecar.language.tool;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.memsidecar.language.Language;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Which of a run's tools a prohibition's noun means: "email" is {@code send_email} or {@code
- * gmail_send}, "shell" is {@code bash} or {@code exec}. Stateless and thread-safe.
+ * gmail_send}, "shell" is {@code bash} or {@code exec}. A noun given as a word of some language
+ * ("e-mail", "terminal", 邮件) is read by the languages' {@link ToolWords}. Immutable and
+ * thread-safe.
  *
  * <p>A tool name is cut into lower-case word parts (at {@code _ - . /} and other non-alphanumerics,
  * and at case changes: {@code mcp__gmail__sendEmail} is mcp, gmail, send, email). A known tool
@@ -68,7 +72,14 @@ public final class ToolAliases {
   private static final Set<String> DELETE_PARTS =
       Set.of("delete", "remove", "rm", "unlink", "trash", "erase", "del", "purge", "rmdir");
 
-  private ToolAliases() {}
+  private final List<Language> languages;
+
+  /**
+   * @param languages the languages whose words name a noun, asked in this order
+   */
+  public ToolAliases(List<Language> languages) {
+    this.languages = List.copyOf(requireNonNull(languages, "languages is null"));
+  }
 
   /**
    * The tools among {@code knownTools} that {@code noun} means, in the order of {@code knownTools}
@@ -76,17 +87,17 @@ public final class ToolAliases {
    * {@code bash} for shell, ...) alone; when the noun has no default either, empty (the caller then
    * falls back to the first tool the run used).
    *
-   * @param noun a canonical noun ({@link Prohibitions.Prohibition#noun()}) or any word of the
-   *     vocabulary ("e-mail", "terminal", "邮件"); blank gives empty
+   * @param noun a canonical noun ({@link dev.memsidecar.language.prohibition.Prohibition#noun()})
+   *     or any word of the vocabulary ("e-mail", "terminal", "邮件"); blank gives empty
    * @param knownTools the run's tools: those it called and those named at BeginRun
    */
-  public static List<String> toolsFor(String noun, Collection<String> knownTools) {
+  public List<String> toolsFor(String noun, Collection<String> knownTools) {
     requireNonNull(noun, "noun is null");
     requireNonNull(knownTools, "knownTools is null");
     if (noun.isBlank()) {
       return List.of();
     }
-    String key = ToolNouns.canonical(noun);
+    String key = canonical(noun);
     List<String> acting = new ArrayList<>();
     List<String> reading = new ArrayList<>();
     Set<String> seen = new HashSet<>();
@@ -125,10 +136,29 @@ public final class ToolAliases {
   }
 
   /** The default tool of {@code noun} (any word of the vocabulary), or empty. */
-  public static String defaultTool(String noun) {
+  public String defaultTool(String noun) {
     requireNonNull(noun, "noun is null");
-    String key = ToolNouns.canonical(noun);
+    String key = canonical(noun);
     return key == null ? "" : ToolNouns.NOUNS.get(key).defaultTool();
+  }
+
+  /**
+   * The canonical noun {@code word} means ("e-mail", "Mail", "邮件" and "email" all give {@code
+   * email}), or null when it is none of the vocabulary: a key of {@link ToolNouns#NOUNS} itself,
+   * else the first language's word for it.
+   */
+  String canonical(String word) {
+    String w = word.strip().toLowerCase(Locale.ROOT);
+    if (ToolNouns.NOUNS.containsKey(w)) {
+      return w;
+    }
+    for (Language language : languages) {
+      Optional<ToolNouns.Word> known = language.toolWords().word(w);
+      if (known.isPresent()) {
+        return known.get().noun();
+      }
+    }
+    return null;
   }
 
   private static boolean belongs(String key, String name, List<String> parts) {

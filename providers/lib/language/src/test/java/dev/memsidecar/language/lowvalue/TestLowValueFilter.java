@@ -1,21 +1,24 @@
-package dev.memsidecar.core.run;
+package dev.memsidecar.language.lowvalue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.memsidecar.language.TextRules;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TestLowValueFilter {
+  private static final LowValueFilter FILTER = new LowValueFilter(TextRules.standard().languages());
+
   private static void assertReason(String reason, List<String> contents) {
     for (String content : contents) {
-      assertEquals(Optional.of(reason), LowValueFilter.reason(content), content);
+      assertEquals(Optional.of(reason), FILTER.reason(content), content);
     }
   }
 
   private static void assertKept(List<String> contents) {
     for (String content : contents) {
-      assertEquals(Optional.empty(), LowValueFilter.reason(content), content);
+      assertEquals(Optional.empty(), FILTER.reason(content), content);
     }
   }
 

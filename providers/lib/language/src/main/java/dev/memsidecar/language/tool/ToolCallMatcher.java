@@ -1,16 +1,12 @@
-package dev.memsidecar.core.toolrules;
+package dev.memsidecar.language.tool;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.memsidecar.language.Scripts;
+import dev.memsidecar.language.tool.ToolArguments.Leaf;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -20,22 +16,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * Does a tool call hit a rule's objects? The matching behind CheckToolCall: after "Never email
  * Sarah at sarah@example.com." (objects {@code sarah@example.com} and {@code sarah} on {@code
  * send_email}), a call {@code {"to":"sarah@example.com"}} matches and {@code
- * {"to":"bob@example.com"}} does not. Stateless (but for a cache of compiled objects) and
- * thread-safe; an {@link Arguments} is for one call on one thread.
+ * {"to":"bob@example.com"}} does not. Language-neutral: objects are addresses, paths, commands and
+ * names, whatever language the rule was said in. Thread-safe; it keeps a bounded cache of compiled
+ * objects (at most {@value #CACHE_LIMIT} object lists).
  *
  * <h2>What is looked at</h2>
  *
- * The arguments JSON is parsed once per call ({@link #parse}) into leaves: every string, number and
- * boolean value, and every object key, lower-cased ({@link Locale#ROOT}), each with the name of the
- * field it sits in (array elements take the array's field); an array of two strings or more also
- * gives its elements joined by spaces (so {@code ["git","push","--force"]} reads as a command).
- * Duplicate keys and trailing content after the JSON value make it malformed (a tool might read the
- * copy the matcher did not). <b>Malformed or non-JSON arguments are not an error and never skip the
- * check:</b> the whole raw string is then one leaf, matched like any other, and {@link
- * Arguments#malformed()} says so, so the caller can log it. A rule without objects matches every
- * call of its tool whatever the arguments (it returns the tool name). Which rules apply (the called
- * tool's, critical ones) is the caller's choice: this class does not look at {@link
- * ToolRule#toolName()} or the priority.
+ * The call's arguments as {@link ToolArguments} read them: every value and key, lower-cased, with
+ * the field it sits in. <b>Malformed or non-JSON arguments are not an error and never skip the
+ * check:</b> the whole raw string is then one leaf, matched like any other. A rule without objects
+ * matches every call of its tool whatever the arguments (it returns the tool name). Which rules
+ * apply (the called tool's, critical ones) is the caller's choice.
  *
  * <h2>How each object matches (case-insensitive throughout)</h2>
  *
@@ -94,149 +85,40 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <h2>Cost</h2>
  *
- * Parsing is one Jackson tree read; each object is compiled once (cached by its text) and matched
- * with {@code indexOf} scans and set look-ups, no regular expressions. See {@code
- * ToolCallMatcherBench} for figures.
+ * The arguments are read once per call (the caller parses the JSON); each object is compiled once
+ * (cached by its text) and matched with {@code indexOf} scans and set look-ups, no regular
+ * expressions. See {@code ToolCallMatcherBench} (core test sources) for figures.
  */
 public final class ToolCallMatcher {
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .build();
-
-  private static final Set<String> FREE_TEXT_KEYS =
-      wordSet(
-          "subject body text content message msg html description summary title notes note "
-              + "comment comments caption prompt markdown snippet plaintext plain_text");
-  private static final String[] FREE_TEXT_SUFFIXES = {"body", "_text", "content", "message"};
   private static final String[] RECIPIENT_KEY_PARTS = {
     "channel", "room", "conversation", "target", "destination", "recipient"
   };
 
-  private static final int CACHE_LIMIT = 4096;
-  private static final Map<List<String>, Compiled[]> CACHE = new ConcurrentHashMap<>();
+  /** The most object lists kept compiled; past it the cache starts over. */
+  public static final int CACHE_LIMIT = 4096;
 
-  private ToolCallMatcher() {}
+  private final Map<List<String>, Compiled[]> cache = new ConcurrentHashMap<>();
 
-  /** The words of a space-separated list, as a set. */
-  private static Set<String> wordSet(String list) {
-    return Set.of(list.split(" "));
-  }
+  /** A matcher with an empty cache. */
+  public ToolCallMatcher() {}
 
   /**
-   * The arguments of one call, parsed once and matched against many rules. Not safe for use by
-   * several threads at once (it computes what it needs on first use).
+   * The first of {@code objects} (in their order, as spelled there) that the arguments hit, or
+   * {@code toolName} when there is no object (a rule naming none covers every call of its tool), or
+   * empty when the call hits none of them.
+   *
+   * @param toolName the rule's tool
+   * @param objects the rule's objects, as a prohibition wrote them ({@link
+   *     dev.memsidecar.language.prohibition.Prohibition#objects()}) or a caller gave them
    */
-  public static final class Arguments {
-    private final List<Leaf> leaves;
-    private final boolean malformed;
-    private Set<String> emails;
-    private String[] pathTexts;
-    private List<String[]> commands;
-
-    private Arguments(List<Leaf> leaves, boolean malformed) {
-      this.leaves = leaves;
-      this.malformed = malformed;
-    }
-
-    /**
-     * True when the arguments were not one well-formed JSON value (they were then matched as one
-     * raw string).
-     */
-    public boolean malformed() {
-      return malformed;
-    }
-
-    private Set<String> emails() {
-      if (emails == null) {
-        Set<String> found = new HashSet<>();
-        for (Leaf leaf : leaves) {
-          if (!leaf.joined()) {
-            addEmails(leaf.text(), found);
-          }
-        }
-        emails = found;
-      }
-      return emails;
-    }
-
-    private String pathText(int i) {
-      if (pathTexts == null) {
-        pathTexts = new String[leaves.size()];
-      }
-      if (pathTexts[i] == null) {
-        String text = leaves.get(i).text();
-        pathTexts[i] =
-            text.indexOf('\\') < 0 && !text.contains("//") && !text.contains("/./")
-                ? text
-                : RuleObjects.path(text);
-      }
-      return pathTexts[i];
-    }
-
-    private List<String[]> commands() {
-      if (commands == null) {
-        List<String[]> found = new ArrayList<>();
-        for (Leaf leaf : leaves) {
-          addCommands(leaf.text(), found);
-        }
-        commands = found;
-      }
-      return commands;
-    }
-  }
-
-  /** One value (or key) of the arguments, lower-cased, with the field it sits in. */
-  private record Leaf(String key, String text, boolean freeText, boolean joined) {}
-
-  /**
-   * Parses a call's arguments. Never fails: blank gives no leaves; anything that is not one
-   * well-formed JSON value is kept as a single raw leaf and marked {@link Arguments#malformed()}.
-   */
-  public static Arguments parse(String argumentsJson) {
-    if (argumentsJson == null || argumentsJson.isBlank()) {
-      return new Arguments(List.of(), false);
-    }
-    try {
-      JsonNode root = MAPPER.readTree(argumentsJson);
-      if (root == null || root.isMissingNode()) {
-        return raw(argumentsJson);
-      }
-      List<Leaf> leaves = new ArrayList<>();
-      walk(root, "", leaves);
-      return new Arguments(List.copyOf(leaves), false);
-    } catch (Exception e) { // JsonProcessingException, or a constraint such as nesting depth
-      return raw(argumentsJson);
-    }
-  }
-
-  private static Arguments raw(String argumentsJson) {
-    return new Arguments(
-        List.of(new Leaf("", argumentsJson.toLowerCase(Locale.ROOT), false, false)), true);
-  }
-
-  /**
-   * {@link #match(ToolRule, Arguments)} on freshly parsed arguments; to check one call against
-   * several rules, {@link #parse} once instead.
-   */
-  public static Optional<String> match(ToolRule rule, String argumentsJson) {
-    requireNonNull(rule, "rule is null");
-    return match(rule, parse(argumentsJson));
-  }
-
-  /**
-   * The first of {@code rule}'s objects (in the rule's order, as the rule spells it) that the
-   * arguments hit, or the rule's tool name when the rule has no objects (it then covers every call
-   * of the tool), or empty when the call does not hit the rule.
-   */
-  public static Optional<String> match(ToolRule rule, Arguments arguments) {
-    requireNonNull(rule, "rule is null");
+  public Optional<String> match(String toolName, List<String> objects, ToolArguments arguments) {
+    requireNonNull(toolName, "toolName is null");
+    requireNonNull(objects, "objects is null");
     requireNonNull(arguments, "arguments is null");
-    if (rule.objects().isEmpty()) {
-      return Optional.of(rule.toolName());
+    if (objects.isEmpty()) {
+      return Optional.of(toolName);
     }
-    for (Compiled compiled : compile(rule.objects())) {
+    for (Compiled compiled : compile(objects)) {
       if (compiled != null && compiled.matches(arguments)) {
         return Optional.of(compiled.object());
       }
@@ -244,63 +126,19 @@ public final class ToolCallMatcher {
     return Optional.empty();
   }
 
-  private static Compiled[] compile(List<String> objects) {
-    Compiled[] compiled = CACHE.get(objects);
+  private Compiled[] compile(List<String> objects) {
+    Compiled[] compiled = cache.get(objects);
     if (compiled == null) {
       compiled = new Compiled[objects.size()];
       for (int i = 0; i < compiled.length; i++) {
         compiled[i] = Compiled.of(objects.get(i));
       }
-      if (CACHE.size() >= CACHE_LIMIT) {
-        CACHE.clear();
+      if (cache.size() >= CACHE_LIMIT) {
+        cache.clear();
       }
-      CACHE.put(List.copyOf(objects), compiled);
+      cache.put(List.copyOf(objects), compiled);
     }
     return compiled;
-  }
-
-  // ---------------------------------------------------------------- parsing
-
-  private static void walk(JsonNode node, String key, List<Leaf> out) {
-    if (node.isObject()) {
-      for (Map.Entry<String, JsonNode> field : node.properties()) {
-        String name = field.getKey().toLowerCase(Locale.ROOT);
-        out.add(new Leaf("", name, false, false));
-        walk(field.getValue(), name, out);
-      }
-    } else if (node.isArray()) {
-      boolean allText = node.size() >= 2;
-      for (JsonNode element : node) {
-        walk(element, key, out);
-        allText &= element.isTextual();
-      }
-      if (allText) {
-        StringBuilder joined = new StringBuilder();
-        for (JsonNode element : node) {
-          if (!joined.isEmpty()) {
-            joined.append(' ');
-          }
-          joined.append(element.textValue());
-        }
-        out.add(new Leaf(key, joined.toString().toLowerCase(Locale.ROOT), false, true));
-      }
-    } else if (node.isTextual()) {
-      out.add(new Leaf(key, node.textValue().toLowerCase(Locale.ROOT), isFreeText(key), false));
-    } else if (node.isValueNode() && !node.isNull()) {
-      out.add(new Leaf(key, node.asText().toLowerCase(Locale.ROOT), false, false));
-    }
-  }
-
-  private static boolean isFreeText(String key) {
-    if (FREE_TEXT_KEYS.contains(key)) {
-      return true;
-    }
-    for (String suffix : FREE_TEXT_SUFFIXES) {
-      if (key.endsWith(suffix)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static boolean isRecipientKey(String key) {
@@ -315,65 +153,12 @@ public final class ToolCallMatcher {
     return false;
   }
 
-  /** A character of an address's local part as people write them (not all RFC 5322 allows). */
-  private static boolean isLocalChar(char c) {
-    return RuleObjects.isAsciiLetterOrDigit(c) || "._%+-'".indexOf(c) >= 0;
-  }
-
   private static boolean isTagChar(char c) {
     return Character.isLetterOrDigit(c) || "._%+-#@".indexOf(c) >= 0;
   }
 
   private static boolean isHostChar(char c) {
-    return RuleObjects.isAsciiLetterOrDigit(c) || c == '-';
-  }
-
-  private static void addEmails(String text, Set<String> out) {
-    for (int at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
-      int start = at;
-      while (start > 0 && isLocalChar(text.charAt(start - 1))) {
-        start--;
-      }
-      while (start < at && (text.charAt(start) == '.' || text.charAt(start) == '\'')) {
-        start++;
-      }
-      int end = at + 1;
-      while (end < text.length() && (isHostChar(text.charAt(end)) || text.charAt(end) == '.')) {
-        end++;
-      }
-      while (end > at + 1 && (text.charAt(end - 1) == '.' || text.charAt(end - 1) == '-')) {
-        end--;
-      }
-      if (start < at && end > at + 1 && RuleObjects.isHost(text.substring(at + 1, end))) {
-        out.add(RuleObjects.email(text.substring(start, end)));
-      }
-    }
-  }
-
-  private static void addCommands(String text, List<String[]> out) {
-    List<String> words = new ArrayList<>();
-    StringBuilder word = new StringBuilder();
-    for (int i = 0; i <= text.length(); i++) {
-      char c = i < text.length() ? text.charAt(i) : '\n';
-      if (";|&\n\r()`{}".indexOf(c) >= 0) {
-        flushWord(word, words);
-        if (!words.isEmpty()) {
-          out.add(words.toArray(String[]::new));
-          words.clear();
-        }
-      } else if (Character.isWhitespace(c)) {
-        flushWord(word, words);
-      } else if (c != '"' && c != '\'') {
-        word.append(c);
-      }
-    }
-  }
-
-  private static void flushWord(StringBuilder word, List<String> words) {
-    if (!word.isEmpty()) {
-      words.add(word.toString());
-      word.setLength(0);
-    }
+    return ToolArguments.isHostChar(c);
   }
 
   // ---------------------------------------------------------------- compiled objects
@@ -382,7 +167,7 @@ public final class ToolCallMatcher {
   private sealed interface Compiled {
     String object();
 
-    boolean matches(Arguments arguments);
+    boolean matches(ToolArguments arguments);
 
     static Compiled of(String object) {
       RuleObjects.Classified c = RuleObjects.classify(object);
@@ -402,14 +187,14 @@ public final class ToolCallMatcher {
         case FILE -> new PathObject(object, value, true);
         case COMMAND -> CommandObject.of(object, value);
         case CHANNEL, HANDLE -> new TagObject(object, value);
-        case NAME -> new NameObject(object, words(value), hasHan(value) ? value : null);
+        case NAME -> new NameObject(object, words(value), Scripts.hasHan(value) ? value : null);
       };
     }
   }
 
   private record EmailObject(String object, String address) implements Compiled {
     @Override
-    public boolean matches(Arguments arguments) {
+    public boolean matches(ToolArguments arguments) {
       return arguments.emails().contains(address);
     }
   }
@@ -417,7 +202,7 @@ public final class ToolCallMatcher {
   private record HostObject(String object, String host, String path, boolean ip)
       implements Compiled {
     @Override
-    public boolean matches(Arguments arguments) {
+    public boolean matches(ToolArguments arguments) {
       for (Leaf leaf : arguments.leaves) {
         if (!leaf.joined() && containsHost(leaf.text())) {
           return true;
@@ -469,7 +254,7 @@ public final class ToolCallMatcher {
 
   private record PathObject(String object, String path, boolean relative) implements Compiled {
     @Override
-    public boolean matches(Arguments arguments) {
+    public boolean matches(ToolArguments arguments) {
       for (int i = 0; i < arguments.leaves.size(); i++) {
         if (!arguments.leaves.get(i).joined() && containsPath(arguments.pathText(i))) {
           return true;
@@ -566,7 +351,7 @@ public final class ToolCallMatcher {
     }
 
     @Override
-    public boolean matches(Arguments arguments) {
+    public boolean matches(ToolArguments arguments) {
       for (String[] command : arguments.commands()) {
         if (matches(command)) {
           return true;
@@ -634,7 +419,7 @@ public final class ToolCallMatcher {
 
   private record TagObject(String object, String tag) implements Compiled {
     @Override
-    public boolean matches(Arguments arguments) {
+    public boolean matches(ToolArguments arguments) {
       String bare = tag.substring(1);
       for (Leaf leaf : arguments.leaves) {
         if (leaf.joined()) {
@@ -669,7 +454,7 @@ public final class ToolCallMatcher {
 
   private record NameObject(String object, String[] words, String han) implements Compiled {
     @Override
-    public boolean matches(Arguments arguments) {
+    public boolean matches(ToolArguments arguments) {
       if (words.length == 0 && han == null) {
         return false;
       }
@@ -724,21 +509,10 @@ public final class ToolCallMatcher {
       if (Character.isLetterOrDigit(c)) {
         word.append(c);
       } else {
-        flushWord(word, out);
+        ToolArguments.flushWord(word, out);
       }
     }
-    flushWord(word, out);
+    ToolArguments.flushWord(word, out);
     return out.toArray(String[]::new);
-  }
-
-  static boolean hasHan(String s) {
-    for (int i = 0; i < s.length(); ) {
-      int cp = s.codePointAt(i);
-      if (Character.UnicodeScript.of(cp) == Character.UnicodeScript.HAN) {
-        return true;
-      }
-      i += Character.charCount(cp);
-    }
-    return false;
   }
 }
