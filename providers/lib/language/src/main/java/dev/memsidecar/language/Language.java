@@ -1,5 +1,6 @@
 package dev.memsidecar.language;
 
+import dev.memsidecar.language.extraction.ExtractionRules;
 import java.util.Set;
 
 /**
@@ -35,4 +36,20 @@ public interface Language {
 
   /** Lower-cased words too common in this language to carry meaning ("the", "is"). */
   Set<String> stopwords();
+
+  // --- sentences and the rules extractor ------------------------------------------------------
+
+  /**
+   * Lower-cased abbreviations of this language that end in a dot without ending a sentence, written
+   * without that dot ({@code e.g}, {@code dr}); {@link Sentences} splits after none of them. Empty
+   * when the language has none.
+   */
+  Set<String> abbreviations();
+
+  /**
+   * What the {@code rules} extractor reads and writes in this language: its sentence patterns and
+   * word lists, date phrases, voice, questions, statement reading and transcript labels (see {@link
+   * ExtractionRules}).
+   */
+  ExtractionRules extraction();
 }

@@ -1,6 +1,8 @@
 package dev.memsidecar.language.en;
 
 import dev.memsidecar.language.Language;
+import dev.memsidecar.language.extraction.ExtractionRules;
+import dev.memsidecar.language.extraction.WordSets;
 import java.util.Set;
 
 /** English: the default language, read from any text no other language claims. */
@@ -36,5 +38,30 @@ public final class English implements Language {
   @Override
   public Set<String> stopwords() {
     return STOPWORDS;
+  }
+
+  // --- sentences and the rules extractor ------------------------------------------------------
+
+  /** Abbreviations that end in a dot without ending a sentence ("e.g.", "Dr."), without it. */
+  private static final Set<String> ABBREVIATIONS =
+      WordSets.of("e.g i.e etc vs mr mrs ms dr st jr sr no approx dept inc ltd co fig p.s");
+
+  private static final ExtractionRules EXTRACTION =
+      new ExtractionRules(
+          new EnglishExtractionLexicon(),
+          new EnglishDatePhrases(),
+          new EnglishVoice(),
+          new EnglishQuestions(),
+          new EnglishStatements(),
+          new EnglishTranscriptWords());
+
+  @Override
+  public Set<String> abbreviations() {
+    return ABBREVIATIONS;
+  }
+
+  @Override
+  public ExtractionRules extraction() {
+    return EXTRACTION;
   }
 }

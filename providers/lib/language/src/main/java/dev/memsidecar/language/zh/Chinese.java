@@ -2,6 +2,7 @@ package dev.memsidecar.language.zh;
 
 import dev.memsidecar.language.Language;
 import dev.memsidecar.language.Scripts;
+import dev.memsidecar.language.extraction.ExtractionRules;
 import java.util.Set;
 
 /**
@@ -28,5 +29,27 @@ public final class Chinese implements Language {
   @Override
   public Set<String> stopwords() {
     return Set.of();
+  }
+
+  // --- sentences and the rules extractor ------------------------------------------------------
+
+  private static final ExtractionRules EXTRACTION =
+      new ExtractionRules(
+          new ChineseExtractionLexicon(),
+          new ChineseDatePhrases(),
+          new ChineseVoice(),
+          new ChineseQuestions(),
+          new ChineseStatements(),
+          new ChineseTranscriptWords());
+
+  /** None: Chinese ends no abbreviation with a dot. */
+  @Override
+  public Set<String> abbreviations() {
+    return Set.of();
+  }
+
+  @Override
+  public ExtractionRules extraction() {
+    return EXTRACTION;
   }
 }
