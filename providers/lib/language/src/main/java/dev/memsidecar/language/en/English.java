@@ -49,11 +49,12 @@ public final class English implements Language {
   private static final ExtractionRules EXTRACTION =
       new ExtractionRules(
           new EnglishExtractionLexicon(),
-          new EnglishDatePhrases(),
+          EnglishExtractionLexicon.SHARED,
+          EnglishDatePhrases.RULES,
           new EnglishVoice(),
           new EnglishQuestions(),
           new EnglishStatements(),
-          new EnglishTranscriptWords());
+          EnglishTranscriptWords.WORDS);
 
   @Override
   public Set<String> abbreviations() {

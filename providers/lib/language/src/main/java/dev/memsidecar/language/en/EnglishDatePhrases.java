@@ -27,7 +27,9 @@ import java.util.regex.Pattern;
  * annotated with the Monday of that week; seasons are northern. Dates are written "7 May 2023".
  * Immutable and thread-safe.
  */
-final class EnglishDatePhrases implements DatePhraseRules {
+final class EnglishDatePhrases {
+  private EnglishDatePhrases() {}
+
   private static final String WEEKDAYS =
       "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri"
           + "|(?-i:Sat|Sun)";
@@ -55,8 +57,6 @@ final class EnglishDatePhrases implements DatePhraseRules {
   private static String monthName(int month) {
     return MONTH_NAMES[month - 1];
   }
-
-  private static final List<DatePhraseRule> RULES = buildRules();
 
   private static List<DatePhraseRule> buildRules() {
     List<DatePhraseRule> rules = new ArrayList<>();
@@ -147,38 +147,11 @@ final class EnglishDatePhrases implements DatePhraseRules {
       Pattern.compile(
           "(?i)\\b(was|were|went|did|had|got|made|took|saw|ago|last|yesterday|\\w+ed)\\b(?!')");
 
-  @Override
-  public List<DatePhraseRule> rules() {
-    return RULES;
-  }
-
-  @Override
-  public boolean mayNameDate(String text) {
-    return TRIGGER.matcher(text).find();
-  }
-
-  @Override
-  public int futureMarkers(String text) {
-    return (int) FUTURE.matcher(text).results().count();
-  }
-
-  @Override
-  public int pastMarkers(String text) {
-    return (int) PAST.matcher(text).results().count();
-  }
-
-  @Override
-  public String enclose(String date) {
-    return " (" + date + ")";
-  }
-
-  @Override
-  public String format(LocalDate day) {
-    return english(day);
-  }
+  static final DatePhraseRules RULES =
+      new DatePhraseRules(buildRules(), TRIGGER, FUTURE, PAST, " (", ")");
 
   /** {@code 7 May 2023}. */
-  private static String english(LocalDate d) {
+  static String english(LocalDate d) {
     return d.getDayOfMonth() + " " + monthName(d.getMonthValue()) + " " + d.getYear();
   }
 

@@ -2,6 +2,7 @@ package dev.memsidecar.language.en;
 
 import dev.memsidecar.language.Terms;
 import dev.memsidecar.language.extraction.ExtractionLexicon;
+import dev.memsidecar.language.extraction.SharedLexicon;
 import dev.memsidecar.language.extraction.WordCount;
 import java.util.HashSet;
 import java.util.Locale;
@@ -34,7 +35,7 @@ final class EnglishExtractionLexicon implements ExtractionLexicon {
       Pattern.compile(
           "(?i)^(?:when|how|what|who|where|the time|that time|those|back when|me\\b|us\\b)");
 
-  private static final String COURTESY =
+  private static final String COURTESY_WORDS =
       "for me|please|thanks|thank you|for later|for the future|going forward|from now on";
 
   private static final Pattern CORRECTION =
@@ -216,6 +217,29 @@ final class EnglishExtractionLexicon implements ExtractionLexicon {
               + " lot|again|too|indeed|man|dude|buddy))?(?:\\s*,?\\s*(?-i:\\p{Lu}\\p{Ll}+))?"
               + "\\s*[,!.:;~-]+\\s*)+");
 
+  private static final String ATTACHMENT_NOUNS =
+      "image|photo|picture|pic|shares?|shared|attachment";
+  private static final String PORT = "\\bport\\s+\\d{2,5}\\b";
+
+  /** English's share of the rules read in every language at once. */
+  static final SharedLexicon SHARED =
+      new SharedLexicon(
+          TECHNICAL,
+          HEDGE,
+          SHORT_TERM,
+          PAST_TENSE,
+          STATE_PARTICIPLE,
+          FUTURE_DATE,
+          ABSOLUTE_DATE,
+          DATE_WORDS,
+          ACKNOWLEDGEMENT,
+          PRESENTS,
+          LEADING_CHATTER,
+          EnglishExtractionWords.PROSE_STOP,
+          COURTESY_WORDS,
+          ATTACHMENT_NOUNS,
+          PORT);
+
   // --- words
   // --------------------------------------------------------------------------------------
 
@@ -338,76 +362,5 @@ final class EnglishExtractionLexicon implements ExtractionLexicon {
   @Override
   public boolean isFiller(String word) {
     return EnglishExtractionWords.FILLER.contains(word);
-  }
-
-  @Override
-  public boolean isTechnical(String sentence) {
-    return TECHNICAL.matcher(sentence).find();
-  }
-
-  @Override
-  public boolean isHedged(String sentence) {
-    return HEDGE.matcher(sentence).find();
-  }
-
-  @Override
-  public boolean isShortTerm(String sentence) {
-    return SHORT_TERM.matcher(sentence).find();
-  }
-
-  @Override
-  public boolean tellsOfSomethingDone(String sentence) {
-    return PAST_TENSE.matcher(STATE_PARTICIPLE.matcher(sentence).replaceAll(" ")).find();
-  }
-
-  @Override
-  public boolean namesFutureDate(String sentence) {
-    return FUTURE_DATE.matcher(sentence).find();
-  }
-
-  @Override
-  public boolean namesAbsoluteDate(String sentence) {
-    return ABSOLUTE_DATE.matcher(sentence).find();
-  }
-
-  @Override
-  public int countDateWords(String sentence) {
-    return (int) DATE_WORDS.matcher(sentence).results().count();
-  }
-
-  @Override
-  public boolean isAcknowledgement(String sentence) {
-    return ACKNOWLEDGEMENT.matcher(sentence).lookingAt();
-  }
-
-  @Override
-  public boolean presentsOwnThing(String text) {
-    return PRESENTS.matcher(text).find();
-  }
-
-  @Override
-  public String stripLeadingChatter(String sentence) {
-    Matcher m = LEADING_CHATTER.matcher(sentence);
-    return m.lookingAt() && m.end() > 0 ? sentence.substring(m.end()).strip() : sentence;
-  }
-
-  @Override
-  public boolean isProseWord(String word) {
-    return EnglishExtractionWords.PROSE_STOP.contains(word);
-  }
-
-  @Override
-  public String courtesyWords() {
-    return COURTESY;
-  }
-
-  @Override
-  public String attachmentNouns() {
-    return "image|photo|picture|pic|shares?|shared|attachment";
-  }
-
-  @Override
-  public String portPhrase() {
-    return "\\bport\\s+\\d{2,5}\\b";
   }
 }

@@ -8,17 +8,10 @@ import java.util.regex.Pattern;
 /**
  * How an English transcript labels its speakers: a capitalised name of up to three words ({@code
  * Caroline:}, {@code Mary Ann:}), a role ({@code User:}, {@code assistant:}); a header {@code
- * [session date: ...]}. Stateless and thread-safe.
+ * [session date: ...]}.
  */
-final class EnglishTranscriptWords implements TranscriptWords {
-
-  /** A person speaking of themselves: a lone {@code Caroline: I went ...} line is a turn. */
-  private static final Pattern FIRST_PERSON =
-      Pattern.compile("(?i)\\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|our)\\b");
-
-  private static final Set<String> USER_LABELS = Set.of("user", "human", "me");
-  private static final Set<String> AGENT_LABELS =
-      Set.of("assistant", "ai", "agent", "bot", "system", "model");
+final class EnglishTranscriptWords {
+  private EnglishTranscriptWords() {}
 
   /** Words that head a line of text, not a turn: "Note:", "Error:", "Step:". */
   private static final Set<String> NOT_SPEAKERS =
@@ -33,44 +26,15 @@ final class EnglishTranscriptWords implements TranscriptWords {
           see ok okay yes no
           """);
 
-  @Override
-  public String headerLabels() {
-    return "session[ _]?date|date|time|session[ _]?time";
-  }
-
-  @Override
-  public String speakerLabel() {
-    return "[\\p{Lu}][\\p{L}\\p{M}'.-]*(?: [\\p{Lu}\\d][\\p{L}\\p{M}\\d'.-]*){0,2}"
-        + "|[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Aa]gent|[Bb]ot|[Ss]ystem";
-  }
-
-  @Override
-  public Set<String> userLabels() {
-    return USER_LABELS;
-  }
-
-  @Override
-  public Set<String> agentLabels() {
-    return AGENT_LABELS;
-  }
-
-  @Override
-  public Set<String> notSpeakerLabels() {
-    return NOT_SPEAKERS;
-  }
-
-  @Override
-  public boolean speaksOfSelf(String text) {
-    return FIRST_PERSON.matcher(text).find();
-  }
-
-  @Override
-  public String userName() {
-    return "the user";
-  }
-
-  @Override
-  public String agentName() {
-    return "the agent";
-  }
+  static final TranscriptWords WORDS =
+      new TranscriptWords(
+          "session[ _]?date|date|time|session[ _]?time",
+          "[\\p{Lu}][\\p{L}\\p{M}'.-]*(?: [\\p{Lu}\\d][\\p{L}\\p{M}\\d'.-]*){0,2}"
+              + "|[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Aa]gent|[Bb]ot|[Ss]ystem",
+          Set.of("user", "human", "me"),
+          Set.of("assistant", "ai", "agent", "bot", "system", "model"),
+          NOT_SPEAKERS,
+          Pattern.compile("(?i)\\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|our)\\b"),
+          "the user",
+          "the agent");
 }

@@ -20,8 +20,6 @@ import java.util.regex.Pattern;
  * quoted text are never touched. Stateless and thread-safe.
  */
 final class EnglishVoice implements Voice {
-  private static final EnglishDatePhrases DATES = new EnglishDatePhrases();
-
   private static final Pattern TOKEN =
       Pattern.compile("[A-Za-z]+(?:'[A-Za-z]+)*|\\uE000\\d+\\uE001|\\s+|.", Pattern.DOTALL);
 
@@ -314,7 +312,7 @@ final class EnglishVoice implements Voice {
 
   @Override
   public String saidOn(LocalDate day) {
-    return "said on " + DATES.format(day);
+    return "said on " + EnglishDatePhrases.english(day);
   }
 
   @Override

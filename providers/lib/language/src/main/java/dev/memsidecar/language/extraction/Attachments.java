@@ -2,21 +2,16 @@ package dev.memsidecar.language.extraction;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * Attachment markers in a turn: {@code [image: a photo of a cup]}, {@code (photo: ...)}, {@code
- * [图片：...]}, opened by a noun of any language ({@link ExtractionLexicon#attachmentNouns}).
- * Stateless and thread-safe.
+ * [图片：...]}, opened by a noun of any language ({@link SharedLexicon#attachmentNouns}). Stateless
+ * and thread-safe.
  */
 public final class Attachments {
   private Attachments() {}
 
-  private static final String NOUNS =
-      AnyLanguage.lexicons().stream()
-          .map(ExtractionLexicon::attachmentNouns)
-          .filter(n -> !n.isEmpty())
-          .collect(Collectors.joining("|"));
+  private static final String NOUNS = AnyLanguage.alternation(SharedLexicon::attachmentNouns);
 
   private static final Pattern MARKER =
       Pattern.compile("(?i)^[\\[(](?:" + NOUNS + ")(?![A-Za-z]).*[\\])]$");

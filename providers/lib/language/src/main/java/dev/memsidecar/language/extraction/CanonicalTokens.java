@@ -4,16 +4,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The canonical tokens of a text, the things a workspace fact names exactly: {@code
  * ALL_CAPS_TOKENS}, URLs, e-mail addresses, hosts and host:port pairs, versions ({@code 1.2.3},
  * {@code v2}), paths, and a port number as any language writes it ({@link
- * ExtractionLexicon#portPhrase}). Stateless and thread-safe.
+ * SharedLexicon#portPhrase}). Stateless and thread-safe.
  */
 public final class CanonicalTokens {
   private CanonicalTokens() {}
+
+  private static final String PORTS =
+      AnyLanguage.alternation(SharedLexicon::portPhrase).isEmpty()
+          ? ""
+          : "|" + AnyLanguage.alternation(SharedLexicon::portPhrase);
 
   private static final Pattern TOKEN =
       Pattern.compile(
@@ -24,11 +28,7 @@ public final class CanonicalTokens {
               + "|(?<![\\w/])(?:/[\\w.-]+){2,}|(?<![\\w/])\\.?[\\w-]+(?:/[\\w.-]+){2,}"
               + "|(?<![\\w/])\\.?[\\w-]+/[\\w./-]*\\.(?:ya?ml|json|toml|xml|md|txt|java|py|js|ts|go|rs|sh"
               + "|sql|conf|cfg|ini|properties|gradle|lock|env)\\b"
-              + AnyLanguage.lexicons().stream()
-                  .map(ExtractionLexicon::portPhrase)
-                  .filter(p -> !p.isEmpty())
-                  .map(p -> "|" + p)
-                  .collect(Collectors.joining()));
+              + PORTS);
 
   /** The canonical tokens of {@code text}, in order, without trailing punctuation. */
   public static List<String> of(String text) {

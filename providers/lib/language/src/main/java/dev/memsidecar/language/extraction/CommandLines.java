@@ -13,8 +13,7 @@ import java.util.regex.Pattern;
  * `npm run check:rules`}, {@code `./gradlew build`}), or a known tool followed by a subcommand, a
  * flag or a path ({@code mvn -pl core test}, {@code kubectl rollout restart deploy/api}). A tool's
  * name followed by prose is no command ("a poetry reading where ..."): a command's arguments end at
- * a word of prose in any language ({@link ExtractionLexicon#isProseWord}). Stateless and
- * thread-safe.
+ * a word of prose in any language ({@link SharedLexicon#proseWords}). Stateless and thread-safe.
  */
 public final class CommandLines {
   private CommandLines() {}

@@ -20,8 +20,6 @@ import java.util.Set;
  */
 public interface ExtractionLexicon {
 
-  // --- a sentence of this language ------------------------------------------------------------
-
   /**
    * What an instruction to remember asks to keep ("please remember that X", "记住X"): the text after
    * the marker, stripped, or null when {@code sentence} is no such instruction. Between people
@@ -87,65 +85,4 @@ public interface ExtractionLexicon {
 
   /** Whether {@code word} (lower case) is an evaluative or discourse word that tells no fact. */
   boolean isFiller(String word);
-
-  // --- contributions to rules read in every language ----------------------------------------
-
-  /** Whether {@code sentence} holds this language's words of a workspace (repo, deploy, 部署). */
-  boolean isTechnical(String sentence);
-
-  /** Whether {@code sentence} hedges in this language ("maybe", "I think", "可能"). */
-  boolean isHedged(String sentence);
-
-  /** Whether {@code sentence} speaks of now only ("today", "right now", "目前"). */
-  boolean isShortTerm(String sentence);
-
-  /** Whether {@code sentence} tells of something done ("went", "finished", "了"), not a state. */
-  boolean tellsOfSomethingDone(String sentence);
-
-  /** Whether {@code sentence} names a future date ("tomorrow", "next week", "明天"). */
-  boolean namesFutureDate(String sentence);
-
-  /** Whether {@code sentence} names an absolute date ("8 May", "in 2022", "5月8日"). */
-  boolean namesAbsoluteDate(String sentence);
-
-  /** How many words of dates {@code sentence} holds (month and weekday names, years, 年/月/日). */
-  int countDateWords(String sentence);
-
-  /** Whether {@code sentence} starts by acknowledging ("Noted", "Memory stored", "好的"). */
-  boolean isAcknowledgement(String sentence);
-
-  /**
-   * Whether {@code text} presents a shared image as the speaker's own thing ("Here's my painting",
-   * "Take a look at this", "这是我画的").
-   */
-  boolean presentsOwnThing(String text);
-
-  /**
-   * {@code sentence} without its leading interjections and forms of address ("Oh wow, ", "Hey Mel!
-   * "), stripped; unchanged when it has none in this language.
-   */
-  String stripLeadingChatter(String sentence);
-
-  /**
-   * Whether {@code word} (lower case) is prose that ends a command's arguments ("before", "the").
-   */
-  boolean isProseWord(String word);
-
-  /**
-   * The courtesy words that may end an instruction to remember ("please", "for later"), as a
-   * regular expression alternation; empty when none.
-   */
-  String courtesyWords();
-
-  /**
-   * The nouns that open an attachment marker ({@code [image: ...]}, {@code [图片：...]}), as a regular
-   * expression alternation; empty when none.
-   */
-  String attachmentNouns();
-
-  /**
-   * A port number as this language writes it ({@code port 8080}, {@code 端口 8080}), as a regular
-   * expression; empty when none.
-   */
-  String portPhrase();
 }

@@ -4,14 +4,18 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What the {@code rules} extractor reads and writes in one language, handed out by {@link
- * dev.memsidecar.language.Language#extraction()}: one implementation of each interface below.
+ * dev.memsidecar.language.Language#extraction()}: four interfaces that read and write sentences
+ * ({@link ExtractionLexicon}, {@link Voice}, {@link Questions}, {@link StatementReader}) and three
+ * records of patterns and words ({@link SharedLexicon}, {@link DatePhraseRules}, {@link
+ * TranscriptWords}).
  *
  * <p>The extractor asks {@link dev.memsidecar.language.Languages#of} for the language of a sentence
  * and uses that language's rules; what must hold for text that mixes languages (a technical word, a
  * date phrase, an acknowledgement) it asks of every language at once ({@link AnyLanguage}, {@link
- * DatePhrases}). The parts are immutable and thread-safe.
+ * DatePhrases}, the transcript parser). The parts are immutable and thread-safe.
  *
  * @param lexicon the sentence patterns and word lists
+ * @param shared the language's share of the rules read in every language at once
  * @param dates the relative date phrases and the tense markers
  * @param voice how a statement is written to stand alone
  * @param questions what a sentence ending in a question mark states
@@ -20,6 +24,7 @@ import static java.util.Objects.requireNonNull;
  */
 public record ExtractionRules(
     ExtractionLexicon lexicon,
+    SharedLexicon shared,
     DatePhraseRules dates,
     Voice voice,
     Questions questions,
@@ -28,6 +33,7 @@ public record ExtractionRules(
   /** Checks the arguments. */
   public ExtractionRules {
     requireNonNull(lexicon, "lexicon is null");
+    requireNonNull(shared, "shared is null");
     requireNonNull(dates, "dates is null");
     requireNonNull(voice, "voice is null");
     requireNonNull(questions, "questions is null");

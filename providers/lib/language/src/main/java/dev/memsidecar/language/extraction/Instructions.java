@@ -1,7 +1,6 @@
 package dev.memsidecar.language.extraction;
 
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * What an instruction to remember asks to keep, in any language: the language's marker and vetoes
@@ -18,11 +17,7 @@ public final class Instructions {
   private static final Pattern QUOTES = Pattern.compile("^[\"'“「]|[\"'”」]$");
 
   private static Pattern courtesy() {
-    String words =
-        AnyLanguage.lexicons().stream()
-            .map(ExtractionLexicon::courtesyWords)
-            .filter(w -> !w.isEmpty())
-            .collect(Collectors.joining("|"));
+    String words = AnyLanguage.alternation(SharedLexicon::courtesyWords);
     return Pattern.compile(
         "(?i)[\\s,]*" + (words.isEmpty() ? "" : "(?:" + words + ")?") + "[\\s.!?。！？]*$");
   }

@@ -36,11 +36,12 @@ public final class Chinese implements Language {
   private static final ExtractionRules EXTRACTION =
       new ExtractionRules(
           new ChineseExtractionLexicon(),
-          new ChineseDatePhrases(),
+          ChineseExtractionLexicon.SHARED,
+          ChineseDatePhrases.RULES,
           new ChineseVoice(),
           new ChineseQuestions(),
           new ChineseStatements(),
-          new ChineseTranscriptWords());
+          ChineseTranscriptWords.WORDS);
 
   /** None: Chinese ends no abbreviation with a dot. */
   @Override

@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * 周X" is the X of the last, this or next week (weeks start on Monday); a count of weeks is read
  * "前后" (around). Dates are written 2023年5月7日, in full-width parentheses. Immutable and thread-safe.
  */
-final class ChineseDatePhrases implements DatePhraseRules {
-  private static final List<DatePhraseRule> RULES = buildRules();
+final class ChineseDatePhrases {
+  private ChineseDatePhrases() {}
 
   /** Characters without which no rule can match. */
   private static final Pattern TRIGGER = Pattern.compile("[昨今明前后上下这本去大]");
@@ -29,6 +29,9 @@ final class ChineseDatePhrases implements DatePhraseRules {
 
   /** Markers of the past tense. */
   private static final Pattern PAST = Pattern.compile("了|过");
+
+  static final DatePhraseRules RULES =
+      new DatePhraseRules(buildRules(), TRIGGER, FUTURE, PAST, "（", "）");
 
   private static List<DatePhraseRule> buildRules() {
     List<DatePhraseRule> rules = new ArrayList<>();
@@ -64,38 +67,8 @@ final class ChineseDatePhrases implements DatePhraseRules {
     rules.add(new DatePhraseRule(Pattern.compile(regex), r));
   }
 
-  @Override
-  public List<DatePhraseRule> rules() {
-    return RULES;
-  }
-
-  @Override
-  public boolean mayNameDate(String text) {
-    return TRIGGER.matcher(text).find();
-  }
-
-  @Override
-  public int futureMarkers(String text) {
-    return (int) FUTURE.matcher(text).results().count();
-  }
-
-  @Override
-  public int pastMarkers(String text) {
-    return (int) PAST.matcher(text).results().count();
-  }
-
-  @Override
-  public String enclose(String date) {
-    return "（" + date + "）";
-  }
-
-  @Override
-  public String format(LocalDate day) {
-    return chinese(day);
-  }
-
   /** {@code 2023年5月7日}. */
-  private static String chinese(LocalDate d) {
+  static String chinese(LocalDate d) {
     return d.getYear() + "年" + d.getMonthValue() + "月" + d.getDayOfMonth() + "日";
   }
 

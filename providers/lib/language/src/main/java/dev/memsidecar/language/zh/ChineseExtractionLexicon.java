@@ -3,6 +3,7 @@ package dev.memsidecar.language.zh;
 import dev.memsidecar.language.Terms;
 import dev.memsidecar.language.extraction.AnyLanguage;
 import dev.memsidecar.language.extraction.ExtractionLexicon;
+import dev.memsidecar.language.extraction.SharedLexicon;
 import dev.memsidecar.language.extraction.WordCount;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -68,6 +69,30 @@ final class ChineseExtractionLexicon implements ExtractionLexicon {
   /** A turn that shows the speaker's own thing with its image: "这是我画的", "给你看看". */
   private static final Pattern PRESENTS =
       Pattern.compile("这是我|这些是我|这就是我|看看这个|看看我|给你看|你看这|我拍的|我画的|我做的|我买的|我写的|我种的");
+
+  /**
+   * Chinese's share of the rules read in every language at once. It strips no interjections (its
+   * openers, 嗯, 好的, 其实, are dropped from statements only: {@link ChineseStatements}), ends no
+   * command at a word (a command's arguments end at the first Han character anyway) and has no
+   * courtesy words (an instruction's closing particles are trimmed instead).
+   */
+  static final SharedLexicon SHARED =
+      new SharedLexicon(
+          TECHNICAL,
+          HEDGE,
+          SHORT_TERM,
+          DONE,
+          SharedLexicon.NEVER,
+          FUTURE_DATE,
+          ABSOLUTE_DATE,
+          DATE_WORDS,
+          ACKNOWLEDGEMENT,
+          PRESENTS,
+          SharedLexicon.NEVER,
+          Set.of(),
+          "",
+          "图片|照片",
+          "端口\\s*\\d{2,5}");
 
   @Override
   public String instruction(String sentence, boolean named) {
@@ -163,82 +188,5 @@ final class ChineseExtractionLexicon implements ExtractionLexicon {
   @Override
   public boolean isFiller(String word) {
     return FILLER.matcher(word).matches();
-  }
-
-  @Override
-  public boolean isTechnical(String sentence) {
-    return TECHNICAL.matcher(sentence).find();
-  }
-
-  @Override
-  public boolean isHedged(String sentence) {
-    return HEDGE.matcher(sentence).find();
-  }
-
-  @Override
-  public boolean isShortTerm(String sentence) {
-    return SHORT_TERM.matcher(sentence).find();
-  }
-
-  @Override
-  public boolean tellsOfSomethingDone(String sentence) {
-    return DONE.matcher(sentence).find();
-  }
-
-  @Override
-  public boolean namesFutureDate(String sentence) {
-    return FUTURE_DATE.matcher(sentence).find();
-  }
-
-  @Override
-  public boolean namesAbsoluteDate(String sentence) {
-    return ABSOLUTE_DATE.matcher(sentence).find();
-  }
-
-  @Override
-  public int countDateWords(String sentence) {
-    return (int) DATE_WORDS.matcher(sentence).results().count();
-  }
-
-  @Override
-  public boolean isAcknowledgement(String sentence) {
-    return ACKNOWLEDGEMENT.matcher(sentence).lookingAt();
-  }
-
-  @Override
-  public boolean presentsOwnThing(String text) {
-    return PRESENTS.matcher(text).find();
-  }
-
-  /**
-   * None: Chinese openers (嗯, 好的, 其实) are dropped from statements only ({@link ChineseStatements}).
-   */
-  @Override
-  public String stripLeadingChatter(String sentence) {
-    return sentence;
-  }
-
-  /** None: a command's arguments end at the first Han character anyway. */
-  @Override
-  public boolean isProseWord(String word) {
-    return false;
-  }
-
-  /**
-   * None: an instruction's closing particles are trimmed instead ({@link #trimClosingParticles}).
-   */
-  @Override
-  public String courtesyWords() {
-    return "";
-  }
-
-  @Override
-  public String attachmentNouns() {
-    return "图片|照片";
-  }
-
-  @Override
-  public String portPhrase() {
-    return "端口\\s*\\d{2,5}";
   }
 }

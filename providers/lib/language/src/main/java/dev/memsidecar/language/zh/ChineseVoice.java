@@ -13,8 +13,6 @@ import java.util.List;
  * code spans, URLs, e-mail addresses and quoted text are never touched. Stateless and thread-safe.
  */
 final class ChineseVoice implements Voice {
-  private static final ChineseDatePhrases DATES = new ChineseDatePhrases();
-
   @Override
   public String thirdPerson(String sentence, String speaker, String addressee, String group) {
     List<String> saved = new ArrayList<>();
@@ -53,7 +51,7 @@ final class ChineseVoice implements Voice {
 
   @Override
   public String saidOn(LocalDate day) {
-    return "说于" + DATES.format(day);
+    return "说于" + ChineseDatePhrases.chinese(day);
   }
 
   @Override
