@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.memsidecar.api.ExtractionRequest;
 import dev.memsidecar.api.Extractor;
 import dev.memsidecar.api.MemoryCandidate;
+import dev.memsidecar.api.Validity;
 import dev.memsidecar.language.Languages;
 import dev.memsidecar.language.Sentences;
 import dev.memsidecar.language.Terms;
