@@ -1,5 +1,9 @@
 package dev.memsidecar.provider.extractor;
 
+import dev.memsidecar.language.Languages;
+import dev.memsidecar.language.extraction.SessionDates;
+import dev.memsidecar.language.extraction.TranscriptWords;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -7,8 +11,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A run's text as turns: {@code Speaker: text} lines (a line without a speaker continues the turn
@@ -21,6 +27,8 @@ import java.util.regex.Pattern;
  * the request is a conversation (a session date, or people speaking in the input), a speaker line
  * speaks in the first person ({@code Caroline: I went ...}), or the label is a role ({@code User},
  * {@code Assistant}, {@code 用户}, {@code 助手}, ...), so a lone {@code Note: ...} line stays text.
+ * What a label, a role and a header look like comes from every language's {@link TranscriptWords};
+ * an unnamed speaker is named in the language of the turn ("the user", "用户").
  *
  * @param turns the turns in order
  * @param sessionDate the header's date text, or null
@@ -47,164 +55,41 @@ record Transcript(List<Turn> turns, String sessionDate) {
    */
   record Turn(Role role, String speaker, String text, String raw) {}
 
+  /** Every language's transcript words, the default last. */
+  private static final List<TranscriptWords> WORDS =
+      Languages.all().stream().map(l -> l.extraction().transcript()).toList();
+
   private static final Pattern HEADER =
       Pattern.compile(
-          "(?i)^\\s*\\[\\s*(?:session[ _]?date|date|time|session["
-              + " _]?time|日期|时间)\\s*[:：=]\\s*(.+?)\\s*\\]\\s*$");
+          "(?i)^\\s*\\[\\s*(?:"
+              + alternation(TranscriptWords::headerLabels)
+              + ")\\s*[:：=]\\s*(.+?)\\s*\\]\\s*$");
   private static final Pattern BARE_HEADER =
       Pattern.compile("^\\s*\\[\\s*([^\\[\\]]{6,60})\\s*\\]\\s*$");
   private static final Pattern SPEAKER_LINE =
       Pattern.compile(
-          "^\\s*(?:\\*\\*)?([\\p{Lu}][\\p{L}\\p{M}'.-]*(?: [\\p{Lu}\\d][\\p{L}\\p{M}\\d'.-]*){0,2}"
-              + "|[\\p{IsHan}]{1,4}|[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Aa]gent|[Bb]ot|[Ss]ystem)"
-              + "(?:\\*\\*)?\\s*[:：]\\s*(.*)$");
+          "^\\s*(?:\\*\\*)?("
+              + alternation(TranscriptWords::speakerLabel)
+              + ")(?:\\*\\*)?\\s*[:：]\\s*(.*)$");
 
-  /** A person speaking of themselves: a lone {@code Caroline: I went ...} line is a turn. */
-  private static final Pattern FIRST_PERSON =
-      Pattern.compile("(?i)\\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|we're|our)\\b|我");
+  private static final Set<String> USER_ROLES = labels(TranscriptWords::userLabels);
+  private static final Set<String> AGENT_ROLES = labels(TranscriptWords::agentLabels);
+  private static final Set<String> NOT_NAMES = labels(TranscriptWords::notSpeakerLabels);
 
-  private static final Set<String> USER_ROLES = Set.of("user", "human", "me", "用户", "我", "客户");
-  private static final Set<String> AGENT_ROLES =
-      Set.of("assistant", "ai", "agent", "bot", "system", "model", "助手", "系统", "机器人", "智能体");
-  private static final Set<String> NOT_NAMES =
-      Lexicon.words(
-          "note",
-          "notes",
-          "error",
-          "warning",
-          "warn",
-          "info",
-          "example",
-          "usage",
-          "step",
-          "output",
-          "input",
-          "command",
-          "commands",
-          "tip",
-          "todo",
-          "correction",
-          "update",
-          "answer",
-          "question",
-          "reason",
-          "summary",
-          "remember",
-          "important",
-          "hint",
-          "result",
-          "fix",
-          "cause",
-          "solution",
-          "ps",
-          "edit",
-          "source",
-          "title",
-          "subject",
-          "date",
-          "time",
-          "re",
-          "fwd",
-          "nb",
-          "fyi",
-          "btw",
-          "goal",
-          "plan",
-          "status",
-          "description",
-          "steps",
-          "name",
-          "email",
-          "phone",
-          "address",
-          "location",
-          "version",
-          "url",
-          "host",
-          "port",
-          "path",
-          "file",
-          "branch",
-          "repo",
-          "repository",
-          "problem",
-          "context",
-          "task",
-          "request",
-          "response",
-          "query",
-          "q",
-          "a",
-          "caution",
-          "danger",
-          "also",
-          "then",
-          "first",
-          "next",
-          "finally",
-          "update",
-          "deadline",
-          "owner",
-          "contact",
-          "reminder",
-          "memo",
-          "todo",
-          "done",
-          "why",
-          "how",
-          "what",
-          "when",
-          "where",
-          "who",
-          "example",
-          "see",
-          "ok",
-          "okay",
-          "yes",
-          "no",
-          "注意",
-          "注",
-          "提示",
-          "错误",
-          "警告",
-          "示例",
-          "例如",
-          "步骤",
-          "输出",
-          "输入",
-          "命令",
-          "结果",
-          "原因",
-          "总结",
-          "问题",
-          "答案",
-          "更正",
-          "记住",
-          "备注",
-          "说明",
-          "版本",
-          "地址",
-          "邮箱",
-          "电话",
-          "时间",
-          "日期",
-          "目标",
-          "计划",
-          "状态",
-          "描述",
-          "名字",
-          "姓名",
-          "原因",
-          "比如",
-          "另外",
-          "其实",
-          "但是",
-          "不过",
-          "所以",
-          "然后",
-          "首先",
-          "最后",
-          "补充");
+  private static String alternation(Function<TranscriptWords, String> part) {
+    return WORDS.stream().map(part).filter(p -> !p.isEmpty()).collect(Collectors.joining("|"));
+  }
+
+  private static Set<String> labels(Function<TranscriptWords, Set<String>> part) {
+    return WORDS.stream()
+        .flatMap(w -> part.apply(w).stream())
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
+  /** Whether a line speaks in the first person, in some language. */
+  private static boolean speaksOfSelf(String text) {
+    return WORDS.stream().anyMatch(w -> w.speaksOfSelf(text));
+  }
 
   /**
    * The turns of {@code text}.
@@ -226,9 +111,7 @@ record Transcript(List<Turn> turns, String sessionDate) {
         continue;
       }
       Matcher b = BARE_HEADER.matcher(line);
-      if (header == null
-          && b.matches()
-          && DatePhrases.parseSessionDate(b.group(1), java.time.ZoneOffset.UTC) != null) {
+      if (header == null && b.matches() && SessionDates.parse(b.group(1), ZoneOffset.UTC) != null) {
         header = b.group(1);
         continue;
       }
@@ -264,7 +147,7 @@ record Transcript(List<Turn> turns, String sessionDate) {
       candidates.put(i, m);
       labels.merge(label, 1, Integer::sum);
       speakerLines++;
-      firstPerson |= FIRST_PERSON.matcher(m.group(2)).find();
+      firstPerson |= speaksOfSelf(m.group(2));
     }
     boolean repeated = labels.values().stream().anyMatch(n -> n >= 2);
     boolean conversation =
@@ -316,8 +199,8 @@ record Transcript(List<Turn> turns, String sessionDate) {
     if (!t.isEmpty()) {
       String name = speaker;
       if (name == null) {
-        boolean zh = Language.isChinese(t);
-        name = role == Role.AGENT ? (zh ? "助手" : "the agent") : (zh ? "用户" : "the user");
+        TranscriptWords words = Languages.of(t).extraction().transcript();
+        name = role == Role.AGENT ? words.agentName() : words.userName();
       }
       turns.add(new Turn(role, name, t, raw.toString().strip()));
     }

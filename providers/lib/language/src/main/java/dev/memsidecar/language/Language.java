@@ -1,6 +1,7 @@
 package dev.memsidecar.language;
 
 import dev.memsidecar.language.dedupe.DedupeRules;
+import dev.memsidecar.language.extraction.ExtractionRules;
 import dev.memsidecar.language.lowvalue.LowValueRules;
 import dev.memsidecar.language.prohibition.ProhibitionRules;
 import dev.memsidecar.language.tool.ToolWords;
@@ -51,4 +52,20 @@ public interface Language {
 
   /** What is not worth a memory in this language: small talk, greetings, run instructions. */
   LowValueRules lowValue();
+
+  // --- sentences and the rules extractor ------------------------------------------------------
+
+  /**
+   * Lower-cased abbreviations of this language that end in a dot without ending a sentence, written
+   * without that dot ({@code e.g}, {@code dr}); {@link Sentences} splits after none of them. Empty
+   * when the language has none.
+   */
+  Set<String> abbreviations();
+
+  /**
+   * What the {@code rules} extractor reads and writes in this language: its sentence patterns and
+   * word lists, date phrases, voice, questions, statement reading and transcript labels (see {@link
+   * ExtractionRules}).
+   */
+  ExtractionRules extraction();
 }

@@ -11,6 +11,7 @@ import dev.memsidecar.language.dedupe.TextRelation;
 import dev.memsidecar.language.dedupe.ValueScan;
 import dev.memsidecar.language.dedupe.ValueType;
 import dev.memsidecar.language.en.English;
+import dev.memsidecar.language.extraction.ExtractionRules;
 import dev.memsidecar.language.lowvalue.LowValueFilter;
 import dev.memsidecar.language.lowvalue.LowValueRules;
 import dev.memsidecar.language.prohibition.ObjectScan;
@@ -159,6 +160,17 @@ class TestLanguages {
           "",
           Set.of(),
           "");
+    }
+
+    @Override
+    public Set<String> abbreviations() {
+      return Set.of("ekz");
+    }
+
+    /** The toy reads what the rules extractor reads with English's rules. */
+    @Override
+    public ExtractionRules extraction() {
+      return Languages.byDefault().extraction();
     }
   }
 

@@ -2,6 +2,8 @@ package dev.memsidecar.language.en;
 
 import dev.memsidecar.language.Language;
 import dev.memsidecar.language.dedupe.DedupeRules;
+import dev.memsidecar.language.extraction.ExtractionRules;
+import dev.memsidecar.language.extraction.WordSets;
 import dev.memsidecar.language.lowvalue.LowValueRules;
 import dev.memsidecar.language.prohibition.ProhibitionRules;
 import dev.memsidecar.language.tool.ToolWords;
@@ -65,5 +67,31 @@ public final class English implements Language {
   @Override
   public LowValueRules lowValue() {
     return LOW_VALUE;
+  }
+
+  // --- sentences and the rules extractor ------------------------------------------------------
+
+  /** Abbreviations that end in a dot without ending a sentence ("e.g.", "Dr."), without it. */
+  private static final Set<String> ABBREVIATIONS =
+      WordSets.of("e.g i.e etc vs mr mrs ms dr st jr sr no approx dept inc ltd co fig p.s");
+
+  private static final ExtractionRules EXTRACTION =
+      new ExtractionRules(
+          new EnglishExtractionLexicon(),
+          EnglishExtractionLexicon.SHARED,
+          EnglishDatePhrases.RULES,
+          new EnglishVoice(),
+          new EnglishQuestions(),
+          new EnglishStatements(),
+          EnglishTranscriptWords.WORDS);
+
+  @Override
+  public Set<String> abbreviations() {
+    return ABBREVIATIONS;
+  }
+
+  @Override
+  public ExtractionRules extraction() {
+    return EXTRACTION;
   }
 }

@@ -3,6 +3,7 @@ package dev.memsidecar.language.zh;
 import dev.memsidecar.language.Language;
 import dev.memsidecar.language.Scripts;
 import dev.memsidecar.language.dedupe.DedupeRules;
+import dev.memsidecar.language.extraction.ExtractionRules;
 import dev.memsidecar.language.lowvalue.LowValueRules;
 import dev.memsidecar.language.prohibition.ProhibitionRules;
 import dev.memsidecar.language.tool.ToolWords;
@@ -57,5 +58,28 @@ public final class Chinese implements Language {
   @Override
   public LowValueRules lowValue() {
     return LOW_VALUE;
+  }
+
+  // --- sentences and the rules extractor ------------------------------------------------------
+
+  private static final ExtractionRules EXTRACTION =
+      new ExtractionRules(
+          new ChineseExtractionLexicon(),
+          ChineseExtractionLexicon.SHARED,
+          ChineseDatePhrases.RULES,
+          new ChineseVoice(),
+          new ChineseQuestions(),
+          new ChineseStatements(),
+          ChineseTranscriptWords.WORDS);
+
+  /** None: Chinese ends no abbreviation with a dot. */
+  @Override
+  public Set<String> abbreviations() {
+    return Set.of();
+  }
+
+  @Override
+  public ExtractionRules extraction() {
+    return EXTRACTION;
   }
 }

@@ -1,5 +1,10 @@
-package dev.memsidecar.provider.extractor;
+package dev.memsidecar.language.en;
 
+import dev.memsidecar.language.ProtectedSpans;
+import dev.memsidecar.language.extraction.Punctuation;
+import dev.memsidecar.language.extraction.Voice;
+import dev.memsidecar.language.extraction.WordSets;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -8,239 +13,54 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Rewrites a statement so it stands alone: first person becomes the speaker's name ("I went" ->
- * "Caroline went", "my kids" -> "Melanie's kids", "I'm" -> "Caroline is", "I like" -> "Caroline
- * likes"), second person the addressee's when known ("your dog" -> "Melanie's dog"), "we"/"our" the
- * speaker and others. Chinese: 我/我的/我们 likewise. Commands, code spans, URLs, e-mail addresses and
+ * Writes an English statement so that it stands alone: the first person becomes the speaker's name
+ * ("I went" -> "Caroline went", "my kids" -> "Melanie's kids", "I'm" -> "Caroline is", "I like" ->
+ * "Caroline likes"), the second person the addressee's when known ("your dog" -> "Melanie's dog"),
+ * "we"/"our" the speaker and others (or the team). Commands, code spans, URLs, e-mail addresses and
  * quoted text are never touched. Stateless and thread-safe.
  */
-final class Voice {
-  private Voice() {}
-
-  /** Spans never rewritten: `code`, "quotes", URLs, e-mail addresses. */
-  static final Pattern PROTECTED =
-      Pattern.compile(
-          "`[^`\\n"
-              + "]+`|\"[^\"\\n"
-              + "]{1,200}\"|“[^”\\n"
-              + "]{1,200}”|https?://[^\\s，。；！？、）)\\]\"'<>]+|[\\w.+-]+@[\\w-]+\\.[\\w.-]+");
-
+final class EnglishVoice implements Voice {
   private static final Pattern TOKEN =
       Pattern.compile("[A-Za-z]+(?:'[A-Za-z]+)*|\\uE000\\d+\\uE001|\\s+|.", Pattern.DOTALL);
 
+  /** Adverbs between "I" and its verb: "I also like". */
   private static final Set<String> ADVERBS =
-      Lexicon.words(
-          "also",
-          "just",
-          "still",
-          "always",
-          "never",
-          "really",
-          "even",
-          "only",
-          "often",
-          "sometimes",
-          "usually",
-          "actually",
-          "definitely",
-          "totally",
-          "absolutely",
-          "already",
-          "finally",
-          "recently",
-          "both",
-          "all",
-          "too",
-          "kinda",
-          "sorta",
-          "truly",
-          "especially",
-          "personally",
-          "then",
-          "now",
-          "once",
-          "ever",
-          "rarely",
-          "seldom",
-          "almost",
-          "mostly",
-          "simply",
-          "so",
-          "currently",
-          "generally",
-          "normally",
-          "certainly",
-          "honestly",
-          "probably",
-          "maybe",
-          "seriously",
-          "literally",
-          "def",
-          "totes",
-          "usually",
-          "typically",
-          "mainly",
-          "basically",
-          "clearly",
-          "obviously",
-          "particularly",
-          "secretly",
-          "sometime",
-          "lately",
-          "soon",
-          "again",
-          "each",
-          "somehow",
-          "constantly",
-          "barely",
-          "hardly",
-          "nearly");
+      WordSets.of(
+          """
+          also just still always never really even only often sometimes usually actually definitely
+          totally absolutely already finally recently both all too kinda sorta truly especially
+          personally then now once ever rarely seldom almost mostly simply so currently generally
+          normally certainly honestly probably maybe seriously literally def totes typically mainly
+          basically clearly obviously particularly secretly sometime lately soon again each somehow
+          constantly barely hardly nearly
+          """);
 
+  /** Verbs the same after "I" and "she": modals, the past tense. */
   private static final Set<String> UNCHANGED =
-      Lexicon.words(
-          "can",
-          "could",
-          "will",
-          "would",
-          "shall",
-          "should",
-          "may",
-          "might",
-          "must",
-          "did",
-          "didn't",
-          "can't",
-          "cannot",
-          "couldn't",
-          "won't",
-          "wouldn't",
-          "shouldn't",
-          "mustn't",
-          "had",
-          "hadn't",
-          "was",
-          "wasn't",
-          "used",
-          "ought",
-          "went",
-          "got",
-          "made",
-          "took",
-          "saw",
-          "felt",
-          "found",
-          "thought",
-          "bought",
-          "came",
-          "left",
-          "met",
-          "ran",
-          "began",
-          "brought",
-          "built",
-          "caught",
-          "chose",
-          "drew",
-          "drove",
-          "ate",
-          "fell",
-          "fought",
-          "flew",
-          "forgot",
-          "gave",
-          "grew",
-          "heard",
-          "held",
-          "kept",
-          "knew",
-          "led",
-          "lost",
-          "meant",
-          "paid",
-          "put",
-          "read",
-          "rode",
-          "said",
-          "sang",
-          "sat",
-          "sent",
-          "set",
-          "shot",
-          "showed",
-          "slept",
-          "spent",
-          "spoke",
-          "stood",
-          "swam",
-          "taught",
-          "told",
-          "threw",
-          "understood",
-          "woke",
-          "wore",
-          "won",
-          "wrote",
-          "became",
-          "hit",
-          "hurt",
-          "let",
-          "quit",
-          "cut",
-          "won",
-          "lit",
-          "bet",
-          "dug",
-          "sold",
-          "shut",
-          "stuck",
-          "struck",
-          "sought",
-          "swore",
-          "tore",
-          "hung",
-          "overcame",
-          "began",
-          "drank",
-          "rang",
-          "sank",
-          "shook",
-          "forgave",
-          "fed",
-          "bled",
-          "bent",
-          "dealt",
-          "dreamt",
-          "leant",
-          "learnt",
-          "spelt",
-          "burnt",
-          "lent",
-          "wept",
-          "crept",
-          "'d",
-          "gotta",
-          "gonna",
-          "wanna",
-          "is",
-          "has",
-          "does",
-          "goes");
+      WordSets.of(
+          """
+          can could will would shall should may might must did didn't can't cannot couldn't won't
+          wouldn't shouldn't mustn't had hadn't was wasn't used ought went got made took saw felt
+          found thought bought came left met ran began brought built caught chose drew drove ate
+          fell fought flew forgot gave grew heard held kept knew led lost meant paid put read rode
+          said sang sat sent set shot showed slept spent spoke stood swam taught told threw
+          understood woke wore won wrote became hit hurt let quit cut lit bet dug sold shut stuck
+          struck sought swore tore hung overcame drank rang sank shook forgave fed bled bent dealt
+          dreamt leant learnt spelt burnt lent wept crept 'd gotta gonna wanna is has does goes
+          """);
 
-  /** {@code sentence} in the third person, English; {@code addressee} may be null. */
-  static String english(String sentence, String speaker, String addressee) {
-    return english(sentence, speaker, addressee, null);
-  }
+  /** Past participles that are no "-ed" form: "I'd never felt" is "I had". */
+  private static final Set<String> PARTICIPLES =
+      WordSets.of(
+          """
+          been had done seen gone felt known made taken given got gotten heard met found thought
+          told left lost won read written forgotten eaten driven ridden run become come begun
+          """);
 
-  /**
-   * {@code sentence} in the third person, English.
-   *
-   * @param addressee who "you" is, or null to leave "you" alone
-   * @param group who "we" is, spoken of in the singular ("the team deploys"), or null for "the
-   *     speaker and others"
-   */
-  static String english(String sentence, String speaker, String addressee, String group) {
+  @Override
+  public String thirdPerson(String sentence, String speaker, String addressee, String group) {
     List<String> saved = new ArrayList<>();
-    String masked = mask(sentence, saved);
+    String masked = ProtectedSpans.mask(sentence, saved);
     List<String> tokens = new ArrayList<>();
     Matcher m = TOKEN.matcher(masked);
     while (m.find()) {
@@ -295,7 +115,7 @@ final class Voice {
       out.append(replacement == null ? t : replacement);
       prevWord = t;
     }
-    return unmask(capitalize(out.toString()), saved);
+    return ProtectedSpans.unmask(capitalize(out.toString()), saved);
   }
 
   private static String second(
@@ -382,46 +202,13 @@ final class Voice {
       if (ADVERBS.contains(lw) || (lw.endsWith("ly") && lw.length() > 4)) {
         continue;
       }
-      String v = thirdPerson(lw);
+      String v = thirdPersonVerb(lw);
       if (v != null) {
         tokens.set(j, v);
       }
       return;
     }
   }
-
-  private static final Set<String> PARTICIPLES =
-      Lexicon.words(
-          "been",
-          "had",
-          "done",
-          "seen",
-          "gone",
-          "felt",
-          "known",
-          "made",
-          "taken",
-          "given",
-          "got",
-          "gotten",
-          "heard",
-          "met",
-          "found",
-          "thought",
-          "told",
-          "left",
-          "lost",
-          "won",
-          "read",
-          "written",
-          "forgotten",
-          "eaten",
-          "driven",
-          "ridden",
-          "run",
-          "become",
-          "come",
-          "begun");
 
   /** Whether "I'd" is "I had": a past participle follows ("I'd never felt"). */
   private static boolean hadFollows(List<String> tokens, int i) {
@@ -452,7 +239,7 @@ final class Voice {
   }
 
   /** The third person singular of {@code verb} (lower case), or null to leave it as it is. */
-  static String thirdPerson(String verb) {
+  private static String thirdPersonVerb(String verb) {
     switch (verb) {
       case "am", "are", "be" -> {
         return "is";
@@ -503,29 +290,39 @@ final class Voice {
     return verb + "s";
   }
 
-  /** {@code sentence} in the third person, Chinese; {@code addressee} may be null. */
-  static String chinese(String sentence, String speaker, String addressee) {
-    return chinese(sentence, speaker, addressee, null);
+  @Override
+  public String team() {
+    return "the team";
   }
 
-  /** {@code sentence} in the third person, Chinese; "我们" is {@code group} when given. */
-  static String chinese(String sentence, String speaker, String addressee, String group) {
-    List<String> saved = new ArrayList<>();
-    String s = mask(sentence, saved);
-    s = s.replace("自我", "\uE002");
-    String we = group != null ? group : speaker + "等人";
-    s = s.replace("我们", we).replace("咱们", we);
-    s = s.replace("我", speaker);
-    if (addressee != null) {
-      s = s.replaceAll("你们|您们", addressee + "等人");
-      s = s.replaceAll("[你您](?![好])", addressee);
-    }
-    s = s.replace("\uE002", "自我");
-    return unmask(s, saved);
+  @Override
+  public String terminate(String text) {
+    return Punctuation.terminate(text, ".!?`\"'", ".");
+  }
+
+  @Override
+  public String sentenceSeparator() {
+    return " ";
+  }
+
+  @Override
+  public String notes(List<String> notes) {
+    return " (" + String.join("; ", notes) + ")";
+  }
+
+  @Override
+  public String saidOn(LocalDate day) {
+    return "said on " + EnglishDatePhrases.english(day);
+  }
+
+  @Override
+  public String sharedImage(String speaker, String caption) {
+    boolean described = caption.matches("(?i)^(?:a|an|the)\\s.*");
+    return terminate(speaker + " shared " + (described ? caption : "an image: " + caption));
   }
 
   /** "Caroline's", "the user's". */
-  static String possessive(String name) {
+  private static String possessive(String name) {
     return name + "'s";
   }
 
@@ -546,29 +343,5 @@ final class Voice {
       }
     }
     return s;
-  }
-
-  static String mask(String text, List<String> saved) {
-    Matcher m = PROTECTED.matcher(text.replace('\u2019', '\''));
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      saved.add(m.group());
-      m.appendReplacement(out, Matcher.quoteReplacement("\uE000" + (saved.size() - 1) + "\uE001"));
-    }
-    m.appendTail(out);
-    return out.toString();
-  }
-
-  static String unmask(String text, List<String> saved) {
-    if (saved.isEmpty()) {
-      return text;
-    }
-    Matcher m = Pattern.compile("\\uE000(\\d+)\\uE001").matcher(text);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      m.appendReplacement(out, Matcher.quoteReplacement(saved.get(Integer.parseInt(m.group(1)))));
-    }
-    m.appendTail(out);
-    return out.toString();
   }
 }

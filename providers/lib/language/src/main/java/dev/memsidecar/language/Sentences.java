@@ -1,31 +1,44 @@
-package dev.memsidecar.provider.extractor;
+package dev.memsidecar.language;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Splits a turn into sentences: after {@code . ! ?} (and their runs) followed by a space, after
  * {@code 。！？；}, and at line breaks. Code spans, quoted text, URLs and e-mail addresses are never
- * split, nor common abbreviations ({@code e.g.}, {@code Dr.}). A fenced code block is one sentence
- * of its lines joined with {@code "; "}. Stateless and thread-safe.
+ * split ({@link ProtectedSpans}), nor the abbreviations of any language ({@code e.g.}, {@code Dr.}:
+ * {@link Language#abbreviations}) or a capital initial ({@code J. Smith}). A fenced code block is
+ * one sentence of its lines joined with {@code "; "}. The one sentence splitter of the module, for
+ * text in any language. Stateless and thread-safe.
  */
-final class Sentences {
+public final class Sentences {
   private Sentences() {}
 
   private static final Pattern FENCE =
       Pattern.compile("```[\\w-]*\\n(.*?)(?:\\n)?```", Pattern.DOTALL);
-  private static final Pattern ABBREVIATION =
-      Pattern.compile(
-          "(?i)(?:\\b(?:e\\.g|i\\.e|etc|vs|mr|mrs|ms|dr|st|jr|sr|no|approx|dept|inc|ltd|co|fig|p\\.s)"
-              + "|\\b(?-i:\\p{Lu}))\\.$");
+
+  /** A word ending in an abbreviation's dot, or in a capital initial's. */
+  private static final Pattern ABBREVIATION = abbreviations();
+
+  private static Pattern abbreviations() {
+    String words =
+        Languages.all().stream()
+            .flatMap(l -> l.abbreviations().stream())
+            .map(Pattern::quote)
+            .collect(Collectors.joining("|"));
+    String initial = "\\b(?-i:\\p{Lu})";
+    return Pattern.compile(
+        "(?i)(?:" + (words.isEmpty() ? "" : "\\b(?:" + words + ")|") + initial + ")\\.$");
+  }
 
   /** The sentences of {@code text}, stripped, none empty. */
-  static List<String> split(String text) {
+  public static List<String> split(String text) {
     List<String> saved = new ArrayList<>();
     String masked = maskFences(text, saved);
-    masked = Voice.mask(masked, saved);
+    masked = ProtectedSpans.mask(masked, saved);
     List<String> out = new ArrayList<>();
     StringBuilder current = new StringBuilder();
     int n = masked.length();
@@ -66,7 +79,7 @@ final class Sentences {
   }
 
   private static boolean isCjkBefore(String s, int i) {
-    return i > 0 && Language.isCjk(s.codePointBefore(i));
+    return i > 0 && Scripts.isCjk(s.codePointBefore(i));
   }
 
   private static boolean isClosing(char c) {
@@ -74,7 +87,7 @@ final class Sentences {
   }
 
   private static void emit(StringBuilder current, List<String> out, List<String> saved) {
-    String s = Voice.unmask(current.toString(), saved).strip();
+    String s = ProtectedSpans.unmask(current.toString(), saved).strip();
     current.setLength(0);
     if (!s.isEmpty()) {
       out.add(s);

@@ -1,0 +1,49 @@
+package dev.memsidecar.language.zh;
+
+import dev.memsidecar.language.extraction.Specifics;
+import dev.memsidecar.language.extraction.Statement;
+import dev.memsidecar.language.extraction.StatementReader;
+import dev.memsidecar.language.extraction.Utterance;
+import java.util.regex.Pattern;
+
+/**
+ * Reads one Chinese sentence of a person's turn into a statement: its opening interjection or
+ * discourse marker (嗯, 哈哈, 好的, 对了, 其实) dropped, what a question states kept, small talk (greetings,
+ * thanks, short replies: "谢谢你！", "太棒了") dropped, and a sentence kept when it speaks of its speaker
+ * or comes from a named person and holds two content words, or else holds a specific and two
+ * content words, or six content words. Stateless and thread-safe.
+ */
+final class ChineseStatements implements StatementReader {
+  private static final Pattern OPENER =
+      Pattern.compile("^(?:嗯+|哈+|哇+|啊+|哦+|噢+|好的|好吧|对了|另外|还有|其实)[，,!！。～~]*");
+
+  /** Greetings, thanks and short replies: a sentence that opens with one and says little more. */
+  private static final Pattern SMALL_TALK =
+      Pattern.compile(
+          "^(?:你好|您好|嗨|哈喽|早上好|晚上好|晚安|谢谢|多谢|感谢|不客气|没关系|没问题|好的|好吧|好呀|好啊|嗯+|哈+|呵+|是的|对的|对啊|对呀|真的吗|是吗|太棒了|太好了|真棒|真好|不错|厉害|加油|辛苦了|再见|拜拜|回头聊|收到|明白|了解|知道了|恭喜|祝你|希望你|听起来|看起来|哇|啊|哦|噢|呃)"
+              + ".{0,12}$");
+
+  private final ChineseExtractionLexicon lexicon = new ChineseExtractionLexicon();
+  private final ChineseQuestions questions = new ChineseQuestions();
+  private final ChineseVoice voice = new ChineseVoice();
+
+  @Override
+  public Statement read(String sentence, Utterance utterance, boolean continues) {
+    String s = OPENER.matcher(sentence).replaceAll("").strip();
+    s = s.isEmpty() ? null : questions.stated(s);
+    if (s == null || SMALL_TALK.matcher(s).matches()) {
+      return null;
+    }
+    boolean named = utterance.named();
+    boolean first = lexicon.isAboutSpeaker(s, named);
+    Specifics sp = Specifics.of(s, lexicon, utterance.speaker(), utterance.addressee());
+    boolean informative =
+        first || named
+            ? sp.content() >= 2
+            : sp.count() >= 1 && sp.content() >= 2 || sp.content() >= 6;
+    if (!informative) {
+      return null;
+    }
+    return Statement.of(s, s, sp, utterance, lexicon, voice, first, false);
+  }
+}
