@@ -88,7 +88,7 @@ final class Engines {
       String filesProvider,
       NamedServices<ExtractorProvider> extractors,
       RunConfig runs) {
-    Embedder embedder = new HashEmbedder();
+    Embedder embedder = new RecentEmbeddings(new HashEmbedder());
     ProfileCatalog catalog = new ProfileCatalog(specs, providers, embedder, data, filesProvider);
     NamespaceResolver namespaces = new NamespaceResolver();
     AccessPolicy access = new AccessPolicy(catalog, namespaces, flags);
@@ -97,6 +97,7 @@ final class Engines {
     ControlStore control = H2ControlStore.open(data);
     EventBus events = new EventBus();
     ToolRuleService toolRules = new ToolRuleService(access, control, events, clock);
+    MemoryWriter writer = new MemoryWriter(control, events, embedder, clock, runs.shortTermTtl());
     RunService runService =
         new RunService(
             catalog,
@@ -108,7 +109,7 @@ final class Engines {
             new Extractors(extractors, runs),
             toolRules,
             gate,
-            embedder,
+            writer,
             clock,
             runs);
     return new MemoryEngine(
@@ -117,6 +118,7 @@ final class Engines {
         embedder,
         access,
         gate,
+        writer,
         clock,
         new MemoryFiles(access),
         Plugins.none(),
