@@ -308,12 +308,6 @@ public final class MemoryEngine implements AutoCloseable {
     }
   }
 
-  /** Builds an engine from configuration, without Guice (tests, tools). */
-  public static MemoryEngine create(
-      dev.memsidecar.core.config.EngineConfig config, ClassLoader providerLoader) {
-    return new CoreModule(config, providerLoader).engine();
-  }
-
   private static MemoryRecord find(AccessPolicy.Target target, String id) {
     return target
         .store()
