@@ -53,8 +53,9 @@ import java.util.Set;
  * EndRun writes with {@link #write} and audits the run's decisions in one transaction with its
  * result, then emits them with {@link #publish}.
  *
- * <p>Thread-safe: candidates of one namespace are decided one at a time (64 lock stripes by
- * namespace), so two concurrent writes of one fact leave one record.
+ * <p>Thread-safe: candidates of one namespace are decided and written one at a time (64 lock
+ * stripes by namespace), so two concurrent writes of one fact leave one record; the query's vector
+ * is computed before the lock is taken.
  */
 public final class MemoryWriter {
   /** How many records of its namespace a candidate is compared with. */
@@ -173,13 +174,16 @@ public final class MemoryWriter {
     }
     AccessPolicy.Target target = ((Destination.Profile) c.destination()).target();
     boolean randomId = c.origin() instanceof Origin.Remember r && r.requestId().isEmpty();
+    // Embedded before the lock: with a model this is the slow part, and concurrent calls share
+    // model runs only if they embed at the same time.
+    float[] vector = embedder.embed(c.verbatim() ? c.record().indexedText() : c.record().content());
     synchronized (lock(target.namespace())) {
       Optional<MemoryRecord> mine =
           randomId ? Optional.empty() : target.store().get(target.namespace(), c.record().id());
       if (mine.isPresent()) {
         return earlierAttempt(c, target, mine.get());
       }
-      List<MemoryRecord> neighbours = neighbours(c, target);
+      List<MemoryRecord> neighbours = neighbours(c, target, vector);
       if (c.origin() instanceof Origin.Remember r && !r.requestId().isEmpty()) {
         for (MemoryRecord n : neighbours) {
           if (n.sourceRefs().contains(r.sourceRef())) {
@@ -235,21 +239,15 @@ public final class MemoryWriter {
     return made(WriteDecision.Outcome.STORED, target.provider(), first, c, c.verdict().reason());
   }
 
-  private List<MemoryRecord> neighbours(WriteCandidate c, AccessPolicy.Target target) {
+  private static List<MemoryRecord> neighbours(
+      WriteCandidate c, AccessPolicy.Target target, float[] vector) {
     MemoryRecord candidate = c.record();
-    String embedded = c.verbatim() ? candidate.indexedText() : candidate.content();
     return target
         .store()
         .search(
             target.namespace(),
             new SearchQuery(
-                candidate.content(),
-                embedder.embed(embedded),
-                NEIGHBOURS,
-                Set.of(),
-                List.of(),
-                0f,
-                c.time()))
+                candidate.content(), vector, NEIGHBOURS, Set.of(), List.of(), 0f, c.time()))
         .stream()
         .map(ScoredRecord::record)
         .toList();

@@ -67,7 +67,10 @@ public record WriteCandidate(
     /**
      * A Remember. With a request id, the record id derives from the namespace and the request id,
      * and a retry of the request returns the first call's outcome and memory and changes nothing;
-     * without one, the record id is random.
+     * without one, the record id is random. A first call that stored (or superseded) is found by
+     * that id; one that merged is found among the retry's neighbours, by the source ref {@code
+     * remember:<request_id>} the record merged into carries: the retry must carry the same content,
+     * and once that record is superseded or forgotten the retry is written anew.
      *
      * @param requestId the client's request id, or empty
      */
