@@ -83,6 +83,24 @@ public final class AccessPolicy {
   }
 
   /**
+   * Why a call that writes records to whichever profiles its candidates route to (EndRun) may write
+   * none at all, in the words it gives in each decision instead of failing: {@code
+   * memory.LangMem.write} is false, or the request is read-only. Null when records may be written.
+   * A disabled profile is no reason here: such a call routes to enabled profiles only.
+   */
+  public String recordWriteRefusal(RequestOptions options) {
+    if (!flagAllows(Access.WRITE)) {
+      return "not written: memory.LangMem.write is false";
+    }
+    if (options.readOnly()) {
+      return "not written: the request is read-only (metadata."
+          + RequestOptions.MEMORY_WRITE
+          + " = \"false\")";
+    }
+    return null;
+  }
+
+  /**
    * The way into what a workspace keeps apart from any profile (tool rules and tool stats): the
    * workspace id, checked. Such state answers to no memory flag, only to the request: a read-only
    * request may read it but not change it (PERMISSION_DENIED).
@@ -149,14 +167,7 @@ public final class AccessPolicy {
     if (!profile.spec().enabled()) {
       return "profile '" + profile.id() + "' is disabled (spec.enabled: false)";
     }
-    boolean allowed =
-        switch (access) {
-          case READ, RECALL -> flags.langMemRead();
-          case WRITE -> flags.langMemWrite();
-          case FILES_READ -> flags.deepagentsMemRead();
-          case FILES_WRITE -> flags.deepagentsMemWrite();
-        };
-    if (!allowed) {
+    if (!flagAllows(access)) {
       return switch (access) {
         case READ, RECALL -> "reading memory records is disabled (memory.LangMem.read: false)";
         case WRITE -> "writing memory records is disabled (memory.LangMem.write: false)";
@@ -168,6 +179,16 @@ public final class AccessPolicy {
       return READ_ONLY;
     }
     return null;
+  }
+
+  /** Whether the flag {@code access} answers to (see {@link Access}) is on. */
+  private boolean flagAllows(Access access) {
+    return switch (access) {
+      case READ, RECALL -> flags.langMemRead();
+      case WRITE -> flags.langMemWrite();
+      case FILES_READ -> flags.deepagentsMemRead();
+      case FILES_WRITE -> flags.deepagentsMemWrite();
+    };
   }
 
   private static boolean hasStoreFor(ActiveProfile profile, Access access) {

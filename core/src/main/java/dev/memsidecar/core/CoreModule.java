@@ -93,15 +93,15 @@ public final class CoreModule extends AbstractModule {
         NamedServices.load(
                 Embedder.class, "embedder", Embedder::name, x -> Set.of(), appLoader, plugins)
             .entry(config.embedder(), "memory.embedder");
-    Embedder embedder =
+    Embedder configured =
         e.fromPlugin() ? new PluginEmbedder(e.service(), e.pluginLoader()) : e.service();
     // A model loads on its first call, which takes seconds: load it beside the rest of start-up
     // (engine() waits for it), so a model that cannot load fails start-up and the first request
     // does not wait.
-    Thread load = new Thread(() -> embedderLoad.complete(warmUp(embedder)), "embedder-load");
+    Thread load = new Thread(() -> embedderLoad.complete(warmUp(configured)), "embedder-load");
     load.setDaemon(true);
     load.start();
-    return embedder;
+    return new RecentEmbeddings(configured);
   }
 
   private static Throwable warmUp(Embedder embedder) {
@@ -178,6 +178,12 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
+  MemoryWriter writer(ControlStore control, EventBus events, Embedder embedder, Clock clock) {
+    return new MemoryWriter(control, events, embedder, clock, config.runs().shortTermTtl());
+  }
+
+  @Provides
+  @Singleton
   RunService runs(
       ProfileCatalog profiles,
       AccessPolicy access,
@@ -188,7 +194,7 @@ public final class CoreModule extends AbstractModule {
       Extractors extractors,
       ToolRuleService toolRules,
       WriteGate gate,
-      Embedder embedder,
+      MemoryWriter writer,
       Clock clock) {
     return new RunService(
         profiles,
@@ -200,7 +206,7 @@ public final class CoreModule extends AbstractModule {
         extractors,
         toolRules,
         gate,
-        embedder,
+        writer,
         clock,
         config.runs());
   }

@@ -14,7 +14,6 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.Validity;
-import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.control.DecisionEntry;
 import dev.memsidecar.core.control.DecisionQuery;
 import dev.memsidecar.core.events.EventBus;
@@ -30,33 +29,30 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
  * What the sidecar's services call: Remember, Search, Get, List, Forget and status. Every call
  * first checks its input against the bounds ({@link Limits}), then goes through the one access
  * entry ({@link AccessPolicy#resolve}: profile, namespace, flags, read-only) before any store sees
- * it; writes pass the {@link WriteGate}. Thread-safe.
+ * it; Remember takes the write path EndRun takes ({@link MemoryWriter}). Thread-safe.
  */
 public final class MemoryEngine implements AutoCloseable {
   /** Profile used when a request names none. */
   public static final String DEFAULT_PROFILE = AccessPolicy.DEFAULT_PROFILE;
-
-  private static final int SUMMARY_CHARS = 160;
 
   private final ProfileCatalog profiles;
   private final NamedServices<MemoryProvider> providers;
   private final Embedder embedder;
   private final AccessPolicy access;
   private final WriteGate gate;
+  private final MemoryWriter writer;
   private final Clock clock;
   private final MemoryFiles files;
   private final Plugins plugins;
   private final Recall recall;
   private final RunService runs;
   private final ToolRuleService toolRules;
-  private final Object[] requestLocks = new Object[64];
 
   @Inject
   public MemoryEngine(
@@ -65,6 +61,7 @@ public final class MemoryEngine implements AutoCloseable {
       Embedder embedder,
       AccessPolicy access,
       WriteGate gate,
+      MemoryWriter writer,
       Clock clock,
       MemoryFiles files,
       Plugins plugins,
@@ -76,20 +73,22 @@ public final class MemoryEngine implements AutoCloseable {
     this.embedder = requireNonNull(embedder, "embedder is null");
     this.access = requireNonNull(access, "access is null");
     this.gate = requireNonNull(gate, "gate is null");
+    this.writer = requireNonNull(writer, "writer is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.files = requireNonNull(files, "files is null");
     this.plugins = requireNonNull(plugins, "plugins is null");
     this.recall = requireNonNull(recall, "recall is null");
     this.runs = requireNonNull(runs, "runs is null");
     this.toolRules = requireNonNull(toolRules, "toolRules is null");
-    for (int i = 0; i < requestLocks.length; i++) {
-      requestLocks[i] = new Object();
-    }
   }
 
   /**
-   * Stores an explicit memory. The gate floors it at 8.0; a {@code requestId} already seen in this
-   * scope and profile returns the first call's memory instead of storing again.
+   * Writes an explicit memory through the write path EndRun shares ({@link MemoryWriter}): the gate
+   * floors it at 8.0; it is the client's own words, so the low-value filter does not see it; a
+   * repeated or paraphrased fact merges into the existing record of its namespace (MERGED, that
+   * record's id) and a new value for a stored subject supersedes the old record. A {@code
+   * requestId} already seen in this scope and profile returns the first call's outcome and memory
+   * and changes nothing.
    */
   public WriteDecision remember(RememberInput in, RequestOptions options) {
     String content = in.content();
@@ -107,53 +106,34 @@ public final class MemoryEngine implements AutoCloseable {
     AccessPolicy.Target target = access.resolve(in.scope(), in.profile(), Access.WRITE, options);
     Namespace ns = target.namespace();
     String id = in.requestId().isEmpty() ? UUID.randomUUID().toString() : idFor(ns, in.requestId());
-
+    WriteCandidate.Origin origin = new WriteCandidate.Origin.Remember(in.requestId());
     Instant now = clock.instant();
-    Validity validity = in.validity() == null ? Validity.LONG_TERM : in.validity();
     MemoryRecord candidate =
-        MemoryRecord.builder()
-            .id(id)
-            .namespace(ns)
-            .profile(target.profileId())
+        writer
+            .draft(
+                id,
+                ns,
+                target.profileId(),
+                origin,
+                content,
+                in.validity() == null ? Validity.LONG_TERM : in.validity(),
+                verdict,
+                now)
             .kind(in.kind() == null ? MemoryKind.SEMANTIC : in.kind())
-            .content(content)
-            .summary(summarize(content))
             .context(in.context())
             .confidence(1.0f)
             .tags(tags)
             .metadata(in.metadata())
-            .times(now)
-            .gateScore(verdict.score())
-            .sourceRefs(
-                List.of(in.requestId().isEmpty() ? "remember" : "remember:" + in.requestId()))
-            .validity(validity)
-            .expireTime(
-                validity == Validity.SHORT_TERM ? now.plus(runs.config().shortTermTtl()) : null)
             .build();
-    if (!verdict.admitted()) {
-      return runs.audit(
-          in.scope(), decision(WriteDecision.Outcome.REJECTED, target, candidate, verdict));
-    }
-    if (in.requestId().isEmpty()) {
-      target.store().put(candidate);
-      return runs.audit(
-          in.scope(), decision(WriteDecision.Outcome.STORED, target, candidate, verdict));
-    }
-    synchronized (requestLocks[Math.floorMod(id.hashCode(), requestLocks.length)]) {
-      Optional<MemoryRecord> earlier = target.store().get(ns, id);
-      if (earlier.isPresent()) {
-        MemoryRecord first = earlier.get();
-        return new WriteDecision(
-            WriteDecision.Outcome.STORED,
-            new StoredMemory(first, target.provider()),
-            first.gateScore(),
-            verdict.scores(),
-            "already stored by request_id '" + in.requestId() + "'");
-      }
-      target.store().put(candidate);
-      return runs.audit(
-          in.scope(), decision(WriteDecision.Outcome.STORED, target, candidate, verdict));
-    }
+    return writer.writeAndAudit(
+        new WriteCandidate(
+            in.scope(),
+            origin,
+            candidate,
+            verdict,
+            true,
+            new WriteCandidate.Destination.Profile(target),
+            now));
   }
 
   /**
@@ -328,11 +308,6 @@ public final class MemoryEngine implements AutoCloseable {
     }
   }
 
-  /** Builds an engine from configuration, without Guice (tests, tools). */
-  public static MemoryEngine create(EngineConfig config, ClassLoader providerLoader) {
-    return new CoreModule(config, providerLoader).engine();
-  }
-
   private static MemoryRecord find(AccessPolicy.Target target, String id) {
     return target
         .store()
@@ -347,27 +322,9 @@ public final class MemoryEngine implements AutoCloseable {
                         + "' for this scope"));
   }
 
-  private static WriteDecision decision(
-      WriteDecision.Outcome outcome,
-      AccessPolicy.Target target,
-      MemoryRecord record,
-      WriteGate.Verdict verdict) {
-    return new WriteDecision(
-        outcome,
-        new StoredMemory(record, target.provider()),
-        verdict.score(),
-        verdict.scores(),
-        verdict.reason());
-  }
-
   /** Same namespace and request id, same record id: retries replace rather than duplicate. */
   private static String idFor(Namespace ns, String requestId) {
     return UUID.nameUUIDFromBytes((ns + "\n" + requestId).getBytes(StandardCharsets.UTF_8))
         .toString();
-  }
-
-  private static String summarize(String content) {
-    String line = content.lines().findFirst().orElse("").strip();
-    return line.length() <= SUMMARY_CHARS ? line : line.substring(0, SUMMARY_CHARS - 3) + "...";
   }
 }

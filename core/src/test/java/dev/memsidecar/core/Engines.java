@@ -89,7 +89,7 @@ final class Engines {
       String filesProvider,
       NamedServices<ExtractorProvider> extractors,
       RunConfig runs) {
-    Embedder embedder = new HashEmbedder();
+    Embedder embedder = new RecentEmbeddings(new HashEmbedder());
     ProfileCatalog catalog = new ProfileCatalog(specs, providers, embedder, data, filesProvider);
     NamespaceResolver namespaces = new NamespaceResolver();
     AccessPolicy access = new AccessPolicy(catalog, namespaces, flags);
@@ -99,6 +99,7 @@ final class Engines {
     EventBus events = new EventBus();
     ToolRuleService toolRules =
         new ToolRuleService(access, control, events, clock, TextRules.standard());
+    MemoryWriter writer = new MemoryWriter(control, events, embedder, clock, runs.shortTermTtl());
     RunService runService =
         new RunService(
             catalog,
@@ -110,7 +111,7 @@ final class Engines {
             new Extractors(extractors, runs),
             toolRules,
             gate,
-            embedder,
+            writer,
             clock,
             runs);
     return new MemoryEngine(
@@ -119,6 +120,7 @@ final class Engines {
         embedder,
         access,
         gate,
+        writer,
         clock,
         new MemoryFiles(access),
         Plugins.none(),

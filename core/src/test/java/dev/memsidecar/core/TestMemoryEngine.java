@@ -1,22 +1,32 @@
 package dev.memsidecar.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
+import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.core.events.Watch;
+import dev.memsidecar.core.run.Dedupe;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -193,6 +203,149 @@ class TestMemoryEngine {
                         Scope.user("acme", "alice"), "tea", List.of(), 0, Set.of(), List.of(), 0),
                     new RequestOptions(false, () -> true)));
     assertEquals(MemoryException.Code.CANCELLED, e.code());
+  }
+
+  private WriteDecision remember(Scope scope, String content, List<String> tags, String requestId) {
+    return engine.remember(
+        new RememberInput(scope, "", content, null, tags, Map.of(), null, null, requestId, ""),
+        RequestOptions.DEFAULT);
+  }
+
+  @Test
+  void aRepeatedOrParaphrasedRememberMergesIntoTheFirstRecord() {
+    Scope scope = Scope.workspace("acme");
+    WriteDecision first = remember(scope, "The user prefers dark mode", List.of("ui"), "");
+    now.set(now.get().plusSeconds(60));
+    WriteDecision paraphrase =
+        remember(scope, "User prefers dark mode in the editor", List.of("editor"), "req-2");
+    assertEquals(WriteDecision.Outcome.MERGED, paraphrase.outcome(), paraphrase.reason());
+    MemoryRecord merged = paraphrase.memory().record();
+    assertEquals(first.memory().record().id(), merged.id());
+    assertTrue(paraphrase.reason().startsWith("merged into " + merged.id()), paraphrase.reason());
+    assertEquals(List.of("ui", "editor"), merged.tags());
+    assertEquals(List.of("remember", "remember:req-2"), merged.sourceRefs());
+    assertEquals(now.get(), merged.updateTime());
+    WriteDecision repeated = remember(scope, "the user prefers dark mode.", List.of(), "");
+    assertEquals(WriteDecision.Outcome.MERGED, repeated.outcome(), repeated.reason());
+    assertEquals(merged.id(), repeated.memory().record().id());
+    assertEquals(1, list(scope, "", true).memories().size());
+    assertEquals(
+        List.of(
+            WriteDecision.Outcome.STORED,
+            WriteDecision.Outcome.MERGED,
+            WriteDecision.Outcome.MERGED),
+        engine.writeDecisions(scope, "", null, 10, "").entries().stream()
+            .map(e -> e.decision().outcome())
+            .toList(),
+        "every Remember is audited");
+  }
+
+  @Test
+  void aRememberWithANewValueSupersedesTheOldRecord() {
+    Scope scope = Scope.workspace("acme");
+    String oldId = remember(scope, "", "The deploy day is Tuesday", "").memory().record().id();
+    try (Watch watch = engine.events().watch(scope, List.of("memory."), () -> {})) {
+      WriteDecision d = remember(scope, "", "The deploy day is now Thursday", "");
+      assertEquals(WriteDecision.Outcome.STORED, d.outcome());
+      assertTrue(d.reason().contains("; supersedes " + oldId + ": "), d.reason());
+      MemoryRecord successor = d.memory().record();
+      assertEquals(oldId, successor.metadata().get(Dedupe.SUPERSEDES));
+      MemoryRecord old = engine.get(scope, "", oldId, RequestOptions.DEFAULT).record();
+      assertEquals(MemoryStatus.SUPERSEDED, old.status());
+      assertEquals(successor.id(), old.metadata().get(Dedupe.SUPERSEDED_BY));
+      assertEquals("memory.superseded", watch.poll().type());
+      assertEquals("memory.stored", watch.poll().type());
+    }
+    List<MemoryHit> hits = search(scope, "deploy day", List.of());
+    assertEquals(List.of("The deploy day is now Thursday"), contents(hits));
+  }
+
+  @Test
+  void aRetryOfARequestThatMergedReturnsTheSameOutcomeAndMemoryAndChangesNothing() {
+    Scope scope = Scope.workspace("acme");
+    remember(scope, "", "Run `npm run check:rules` before committing", "");
+    WriteDecision first =
+        remember(scope, "Always run `npm run check:rules` before you commit", List.of("ci"), "r-7");
+    assertEquals(WriteDecision.Outcome.MERGED, first.outcome(), first.reason());
+    MemoryRecord afterFirst =
+        engine.get(scope, "", first.memory().record().id(), RequestOptions.DEFAULT).record();
+    int audited = engine.writeDecisions(scope, "", null, 100, "").entries().size();
+    now.set(now.get().plusSeconds(60));
+    try (Watch watch = engine.events().watch(scope, List.of(), () -> {})) {
+      WriteDecision retry =
+          remember(
+              scope, "Always run `npm run check:rules` before you commit", List.of("ci"), "r-7");
+      assertEquals(WriteDecision.Outcome.MERGED, retry.outcome(), retry.reason());
+      assertEquals(afterFirst, retry.memory().record());
+      assertEquals(
+          "already merged into " + afterFirst.id() + " by request_id 'r-7'", retry.reason());
+      assertNull(watch.poll(), "a retry emits nothing");
+    }
+    assertEquals(
+        afterFirst,
+        engine.get(scope, "", afterFirst.id(), RequestOptions.DEFAULT).record(),
+        "a retry changes nothing");
+    assertEquals(1, list(scope, "", true).memories().size());
+    assertEquals(audited, engine.writeDecisions(scope, "", null, 100, "").entries().size());
+  }
+
+  @Test
+  void aRetryOfARequestThatSupersededReturnsTheSameOutcomeAndMemoryAndChangesNothing() {
+    Scope scope = Scope.workspace("acme");
+    remember(scope, "", "The deploy day is Tuesday", "");
+    WriteDecision first = remember(scope, "", "The deploy day is now Thursday", "r-8");
+    assertTrue(first.reason().contains("supersedes"), first.reason());
+    now.set(now.get().plusSeconds(60));
+    WriteDecision retry = remember(scope, "", "The deploy day is now Thursday", "r-8");
+    assertEquals(WriteDecision.Outcome.STORED, retry.outcome());
+    assertEquals(first.memory().record(), retry.memory().record());
+    assertEquals(2, list(scope, "", true).memories().size());
+    assertEquals(2, engine.writeDecisions(scope, "", null, 100, "").entries().size());
+  }
+
+  @Test
+  void theClientsOwnWordsAreStoredHoweverShortOrChatty() {
+    Scope scope = Scope.workspace("acme");
+    for (String content : List.of("alpha", "hi", "Thanks!", "Reply exactly OK")) {
+      WriteDecision d = remember(scope, "", content, "");
+      assertEquals(WriteDecision.Outcome.STORED, d.outcome(), content + ": " + d.reason());
+      assertEquals(8.0f, d.gateScore());
+    }
+    assertEquals(4, list(scope, "", false).memories().size());
+  }
+
+  @Test
+  void concurrentRemembersOfOneFactLeaveOneRecord() throws Exception {
+    Scope scope = Scope.workspace("acme");
+    int writers = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<WriteDecision>> decisions = new ArrayList<>();
+      for (int i = 0; i < writers; i++) {
+        decisions.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return remember(scope, "", "The VPN gateway is vpn.acme.test", "");
+                }));
+      }
+      start.countDown();
+      Map<WriteDecision.Outcome, Integer> outcomes = new EnumMap<>(WriteDecision.Outcome.class);
+      for (Future<WriteDecision> d : decisions) {
+        outcomes.merge(d.get().outcome(), 1, Integer::sum);
+      }
+      assertEquals(
+          Map.of(WriteDecision.Outcome.STORED, 1, WriteDecision.Outcome.MERGED, writers - 1),
+          outcomes);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(1, list(scope, "", true).memories().size());
+  }
+
+  private static List<String> contents(List<MemoryHit> hits) {
+    return hits.stream().map(h -> h.memory().record().content()).toList();
   }
 
   private MemoryPage list(Scope scope, String profile, boolean includeInactive) {

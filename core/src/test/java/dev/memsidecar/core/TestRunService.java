@@ -246,6 +246,61 @@ class TestRunService {
   }
 
   @Test
+  void writesOffAndReadOnlyGiveTheSameReasonsWordForWordAsBefore() {
+    String[] lines = {
+      line("user", "semantic", 9, false, "Alice moved to Lisbon in 2024"),
+      line("user", "semantic", 9, false, "Thanks, that's great!"),
+      line("user", "semantic", 2, false, "Alice had a sandwich")
+    };
+    MemoryEngine off = engine(new Flags(true, true, true, false), ScriptedExtractor.provider());
+    for (WriteDecision d : endRun(off, "off", lines).decisions()) {
+      assertEquals(WriteDecision.Outcome.REJECTED, d.outcome());
+      assertEquals("not written: memory.LangMem.write is false", d.reason());
+    }
+    off.close();
+    open.remove(off);
+    MemoryEngine on = engine();
+    for (WriteDecision d : endRun(on, "ro", Map.of("memoryWrite", "false"), lines).decisions()) {
+      assertEquals(WriteDecision.Outcome.REJECTED, d.outcome());
+      assertEquals(
+          "not written: the request is read-only (metadata.memoryWrite = \"false\")", d.reason());
+    }
+  }
+
+  @Test
+  void aRememberOfWhatARunTaughtMergesIntoTheRunsRecord() {
+    MemoryEngine e = engine();
+    MemoryRecord taught =
+        endRun(e, "teach", line("user", "semantic", 9, false, "Alice is allergic to peanuts"))
+            .decisions()
+            .get(0)
+            .memory()
+            .record();
+    assertEquals(0.8f, taught.confidence());
+    WriteDecision d =
+        e.remember(
+            new RememberInput(
+                ALICE,
+                "user",
+                "Alice is allergic to peanuts.",
+                null,
+                List.of("health"),
+                Map.of(),
+                null,
+                null,
+                "r-1",
+                ""),
+            RequestOptions.DEFAULT);
+    assertEquals(WriteDecision.Outcome.MERGED, d.outcome(), d.reason());
+    MemoryRecord merged = d.memory().record();
+    assertEquals(taught.id(), merged.id());
+    assertEquals(List.of("run:teach", "remember:r-1"), merged.sourceRefs());
+    assertEquals(1.0f, merged.confidence(), "raised from the run's 0.8");
+    assertTrue(merged.tags().contains("health"), merged::toString);
+    assertEquals(1, records(e, ALICE, "user").size());
+  }
+
+  @Test
   void lowValueAndLowScoresAreRejectedWithTheirReason() {
     MemoryEngine e = engine();
     EndRunResult r =

@@ -1,5 +1,6 @@
 package dev.memsidecar.sidecar;
 
+import dev.memsidecar.core.CoreModule;
 import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.config.Flags;
@@ -115,7 +116,7 @@ final class ServerUnderTest implements AutoCloseable {
             null,
             null,
             RunConfig.DEFAULT);
-    MemoryEngine engine = MemoryEngine.create(config, getClass().getClassLoader());
+    MemoryEngine engine = new CoreModule(config, getClass().getClassLoader()).engine();
     server =
         new SidecarServer(
                 builders.stream().<ServerBuilder<?>>map(b -> b.intercept(new Recorder())).toList(),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.rpc.BadRequest;
+import dev.memsidecar.core.CoreModule;
 import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.config.EngineConfig;
@@ -304,7 +305,7 @@ class TestWatchEvents {
 
     Sidecar(Path data, int maxConcurrentCalls, int maxQueuedCalls, int buffer) throws IOException {
       bus = new EventBus(buffer);
-      engine = MemoryEngine.create(EngineConfig.defaults(data), getClass().getClassLoader());
+      engine = new CoreModule(EngineConfig.defaults(data), getClass().getClassLoader()).engine();
       admission = new CallAdmission(maxConcurrentCalls, maxQueuedCalls);
       server =
           NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))

@@ -2,7 +2,6 @@ package dev.memsidecar.core.run;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.ExtractionRequest;
 import dev.memsidecar.api.GateScores;
 import dev.memsidecar.api.Ids;
@@ -12,22 +11,20 @@ import dev.memsidecar.api.MemoryFile;
 import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.Namespace;
-import dev.memsidecar.api.ScoredRecord;
-import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.api.ToolCall;
-import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.Access;
 import dev.memsidecar.core.AccessPolicy;
 import dev.memsidecar.core.Limits;
 import dev.memsidecar.core.MemoryFiles;
 import dev.memsidecar.core.MemoryHit;
+import dev.memsidecar.core.MemoryWriter;
 import dev.memsidecar.core.NamespaceResolver;
 import dev.memsidecar.core.ProfileCatalog;
 import dev.memsidecar.core.ProfileCatalog.ActiveProfile;
 import dev.memsidecar.core.Recall;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
-import dev.memsidecar.core.StoredMemory;
+import dev.memsidecar.core.WriteCandidate;
 import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.WriteGate;
 import dev.memsidecar.core.config.RunConfig;
@@ -59,11 +56,11 @@ import java.util.UUID;
  * The agent's two calls. BeginRun freezes what the agent's system prompt needs for one run —
  * runtime context, pinned tool rules ({@link ToolRuleService}), recalled memories, memory files —
  * so the same run always gets the same sections (prompt caches stay warm), also after a restart.
- * EndRun turns what the run said into memories: extract → low-value filter → write gate → route to
- * a profile → dedupe or supersede → store, with a decision and a reason for every candidate, kept
- * in the audit and emitted as events; a retry of the same run returns the first call's decisions
- * and stores nothing twice. Every call goes through the one access entry ({@link AccessPolicy}).
- * Thread-safe.
+ * EndRun turns what the run said into memories: extract → route to a profile → the write path
+ * Remember shares ({@link MemoryWriter}: low-value filter → write gate → dedupe or supersede →
+ * store), with a decision and a reason for every candidate, kept in the audit and emitted as
+ * events; a retry of the same run returns the first call's decisions and stores nothing twice.
+ * Every call goes through the one access entry ({@link AccessPolicy}). Thread-safe.
  */
 public final class RunService {
   /** Section ids, in the order BeginRun returns them. */
@@ -100,8 +97,6 @@ public final class RunService {
   /** Request metadata key naming the time zone of the runtime context and of relative dates. */
   public static final String TIMEZONE = "timezone";
 
-  private static final int DEDUPE_NEIGHBOURS = 8;
-  private static final int SUMMARY_CHARS = 160;
   private static final DateTimeFormatter LOCAL =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss, EEEE", Locale.ENGLISH);
 
@@ -114,11 +109,10 @@ public final class RunService {
   private final Extractors extractors;
   private final ToolRuleService toolRules;
   private final WriteGate gate;
-  private final Embedder embedder;
+  private final MemoryWriter writer;
   private final Clock clock;
   private final RunConfig config;
   private final Object[] runLocks = stripes(64);
-  private final Object[] namespaceLocks = stripes(64);
 
   public RunService(
       ProfileCatalog profiles,
@@ -130,7 +124,7 @@ public final class RunService {
       Extractors extractors,
       ToolRuleService toolRules,
       WriteGate gate,
-      Embedder embedder,
+      MemoryWriter writer,
       Clock clock,
       RunConfig config) {
     this.profiles = requireNonNull(profiles, "profiles is null");
@@ -142,7 +136,7 @@ public final class RunService {
     this.extractors = requireNonNull(extractors, "extractors is null");
     this.toolRules = requireNonNull(toolRules, "toolRules is null");
     this.gate = requireNonNull(gate, "gate is null");
-    this.embedder = requireNonNull(embedder, "embedder is null");
+    this.writer = requireNonNull(writer, "writer is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.config = requireNonNull(config, "config is null");
   }
@@ -165,15 +159,6 @@ public final class RunService {
   /** The events of runs and writes. */
   public EventBus events() {
     return events;
-  }
-
-  /**
-   * Keeps a decision made outside a run (Remember) in the audit and emits its event; returns it.
-   */
-  public WriteDecision audit(Scope scope, WriteDecision decision) {
-    control.recordDecisions(scope, "", List.of(decision), clock.instant());
-    publishDecision(scope, "", decision);
-    return decision;
   }
 
   // ---------------------------------------------------------------- BeginRun
@@ -341,7 +326,7 @@ public final class RunService {
         return earlier.get();
       }
       Instant now = clock.instant();
-      String notWritten = writeRefusal(options);
+      String notWritten = access.recordWriteRefusal(options);
       List<Route> routes = routes(in.scope());
       Extractors.Extraction extraction =
           extractors.extract(
@@ -389,7 +374,7 @@ public final class RunService {
       if (notWritten == null) {
         result = control.saveEndRun(in.scope(), result);
         for (WriteDecision d : result.decisions()) {
-          publishDecision(in.scope(), runId, d);
+          writer.publish(in.scope(), runId, d);
         }
       }
       publish(
@@ -406,21 +391,8 @@ public final class RunService {
     }
   }
 
-  /** Why nothing may be written, or null when writes are allowed. */
-  private String writeRefusal(RequestOptions options) {
-    if (!access.flags().langMemWrite()) {
-      return "not written: memory.LangMem.write is false";
-    }
-    if (options.readOnly()) {
-      return "not written: the request is read-only (metadata."
-          + RequestOptions.MEMORY_WRITE
-          + " = \"false\")";
-    }
-    return null;
-  }
-
   /**
-   * One candidate's fate.
+   * One candidate's fate, decided by the {@link MemoryWriter}.
    *
    * @param notWritten why nothing may be written, or null when writes are allowed
    */
@@ -435,105 +407,40 @@ public final class RunService {
       Instant now) {
     Route route = route(c, routes);
     WriteGate.Verdict verdict = gate.evaluate(clamped(c.scores()), c.explicit());
+    WriteCandidate.Destination destination =
+        notWritten != null
+            ? new WriteCandidate.Destination.WritesRefused(
+                route == null ? "" : route.profile().provider(), notWritten)
+            : route == null
+                ? new WriteCandidate.Destination.NoProfile(
+                    "no profile keeps "
+                        + c.kind().name().toLowerCase(Locale.ROOT)
+                        + " memories of the "
+                        + c.owner().name().toLowerCase(Locale.ROOT)
+                        + " for this scope")
+                : new WriteCandidate.Destination.Profile(
+                    access.resolve(scope, route.profile().id(), Access.WRITE, options));
+    WriteCandidate.Origin origin = new WriteCandidate.Origin.Run(runId);
     MemoryRecord candidate =
         record(
             route == null
                 ? Namespace.of(scope.workspaceId() + ":unrouted")
                 : namespaces.resolve(scope, route.profile().spec()),
             route == null ? "" : route.profile().id(),
-            runId,
+            origin,
             index,
             c,
             verdict,
             now);
-    String provider = route == null ? "" : route.profile().provider();
-    Optional<String> lowValue = LowValueFilter.reason(c.content());
-    String refusal =
-        notWritten != null
-            ? notWritten
-            : lowValue.isPresent()
-                ? lowValue.get()
-                : route == null
-                    ? "no profile keeps "
-                        + c.kind().name().toLowerCase(Locale.ROOT)
-                        + " memories of the "
-                        + c.owner().name().toLowerCase(Locale.ROOT)
-                        + " for this scope"
-                    : !verdict.admitted() ? verdict.reason() : null;
-    if (refusal != null) {
-      return decision(WriteDecision.Outcome.REJECTED, provider, candidate, verdict, refusal);
-    }
-    AccessPolicy.Target target = access.resolve(scope, route.profile().id(), Access.WRITE, options);
-    synchronized (
-        namespaceLocks[Math.floorMod(target.namespace().hashCode(), namespaceLocks.length)]) {
-      Optional<MemoryRecord> mine = target.store().get(target.namespace(), candidate.id());
-      if (mine.isPresent()) {
-        // Stored by an earlier attempt of this run that did not live to record its result.
-        return decision(
-            WriteDecision.Outcome.STORED, target, mine.get(), verdict, verdict.reason());
-      }
-      List<MemoryRecord> neighbours =
-          target
-              .store()
-              .search(
-                  target.namespace(),
-                  new SearchQuery(
-                      candidate.content(),
-                      embedder.embed(candidate.content()),
-                      DEDUPE_NEIGHBOURS,
-                      Set.of(),
-                      List.of(),
-                      0f,
-                      now))
-              .stream()
-              .map(ScoredRecord::record)
-              .toList();
-      Optional<Dedupe.Match> match =
-          Dedupe.match(candidate.content(), candidate.kind(), neighbours);
-      if (match.isPresent() && match.get().relation() == Dedupe.Relation.DUPLICATE) {
-        MemoryRecord existing = match.get().existing();
-        MemoryRecord merged = Dedupe.merge(existing, candidate, sourceRef(runId), now);
-        if (merged != existing) {
-          target.store().put(merged);
-        }
-        return decision(
-            WriteDecision.Outcome.MERGED,
-            target,
-            merged,
-            verdict,
-            "merged into " + merged.id() + ": " + match.get().reason());
-      }
-      if (match.isPresent()) {
-        MemoryRecord old = match.get().existing();
-        MemoryRecord successor = Dedupe.markSuccessor(candidate, old.id());
-        target.store().put(successor);
-        target.store().put(Dedupe.supersede(old, successor.id(), now));
-        publish(
-            "memory.superseded",
-            runId,
-            target.namespace().value(),
-            scope,
-            Map.of(
-                "memory_id", old.id(),
-                "successor_id", successor.id(),
-                "reason", match.get().reason()));
-        return decision(
-            WriteDecision.Outcome.STORED,
-            target,
-            successor,
-            verdict,
-            verdict.reason() + "; supersedes " + old.id() + ": " + match.get().reason());
-      }
-      target.store().put(candidate);
-      return decision(WriteDecision.Outcome.STORED, target, candidate, verdict, verdict.reason());
-    }
+    return writer.write(
+        new WriteCandidate(scope, origin, candidate, verdict, false, destination, now));
   }
 
   /** The record a candidate becomes; its id is derived from the run, so a retry replaces it. */
   private MemoryRecord record(
       Namespace namespace,
       String profileId,
-      String runId,
+      WriteCandidate.Origin origin,
       int index,
       MemoryCandidate c,
       WriteGate.Verdict verdict,
@@ -541,30 +448,21 @@ public final class RunService {
     String content = Limits.cutUtf8(c.content().strip(), Limits.MAX_CONTENT_BYTES);
     String id =
         UUID.nameUUIDFromBytes(
-                (namespace + "\n" + sourceRef(runId) + "\n" + index + "\n" + content)
+                (namespace + "\n" + origin.sourceRef() + "\n" + index + "\n" + content)
                     .getBytes(StandardCharsets.UTF_8))
             .toString();
     Map<String, String> metadata = new LinkedHashMap<>();
-    metadata.put("run_id", runId);
+    metadata.put("run_id", origin.runId());
     if (!c.reason().isEmpty()) {
       metadata.put("extracted_by", Limits.cutUtf8(c.reason(), Limits.MAX_METADATA_VALUE_CHARS));
     }
-    return MemoryRecord.builder()
-        .id(id)
-        .namespace(namespace)
-        .profile(profileId)
+    return writer
+        .draft(id, namespace, profileId, origin, content, c.validity(), verdict, now)
         .kind(c.kind())
-        .content(content)
-        .summary(summarize(content))
         .context(Limits.cutUtf8(c.evidence(), Limits.MAX_CONTEXT_BYTES))
         .confidence(c.explicit() ? 1.0f : 0.8f)
         .tags(tags(c.tags()))
         .metadata(metadata)
-        .times(now)
-        .gateScore(verdict.score())
-        .sourceRefs(List.of(sourceRef(runId)))
-        .validity(c.validity())
-        .expireTime(c.validity() == Validity.SHORT_TERM ? now.plus(config.shortTermTtl()) : null)
         .build();
   }
 
@@ -635,25 +533,6 @@ public final class RunService {
     };
   }
 
-  private static WriteDecision decision(
-      WriteDecision.Outcome outcome,
-      AccessPolicy.Target target,
-      MemoryRecord record,
-      WriteGate.Verdict verdict,
-      String reason) {
-    return decision(outcome, target.provider(), record, verdict, reason);
-  }
-
-  private static WriteDecision decision(
-      WriteDecision.Outcome outcome,
-      String provider,
-      MemoryRecord record,
-      WriteGate.Verdict verdict,
-      String reason) {
-    return new WriteDecision(
-        outcome, new StoredMemory(record, provider), verdict.score(), verdict.scores(), reason);
-  }
-
   /** An extractor's scores held to 0..10, so a sloppy extractor cannot fail the run. */
   private static GateScores clamped(GateScores s) {
     return new GateScores(
@@ -677,27 +556,6 @@ public final class RunService {
         .distinct()
         .limit(Limits.MAX_TAGS)
         .toList();
-  }
-
-  private void publishDecision(Scope scope, String runId, WriteDecision d) {
-    MemoryRecord r = d.memory().record();
-    String type =
-        switch (d.outcome()) {
-          case STORED -> "memory.stored";
-          case MERGED -> "memory.merged";
-          case REJECTED -> "memory.rejected";
-        };
-    publish(
-        type,
-        runId,
-        d.outcome() == WriteDecision.Outcome.REJECTED ? "" : r.namespace().value(),
-        scope,
-        Map.of(
-            "memory_id", r.id(),
-            "profile", r.profile(),
-            "kind", r.kind().name().toLowerCase(Locale.ROOT),
-            "gate_score", String.format(Locale.ROOT, "%.1f", d.gateScore()),
-            "reason", Limits.cutUtf8(d.reason(), 1024)));
   }
 
   private static Map<String, String> counts(EndRunResult result) {
@@ -753,15 +611,6 @@ public final class RunService {
       from++;
     }
     return s.substring(Math.max(0, from));
-  }
-
-  private static String sourceRef(String runId) {
-    return "run:" + runId;
-  }
-
-  private static String summarize(String content) {
-    String line = content.lines().findFirst().orElse("").strip();
-    return line.length() <= SUMMARY_CHARS ? line : line.substring(0, SUMMARY_CHARS - 3) + "...";
   }
 
   private static Object[] stripes(int n) {

@@ -551,7 +551,9 @@ class TestFlood {
   }
 
   /**
-   * A client that remembers a fact with a word of its own and searches for it, round after round.
+   * A client that remembers a fact with words of its own and searches for it, round after round.
+   * Three of its six keywords are new each round: with one (as before Remember deduplicated), each
+   * round's fact repeated the last and merged into it.
    */
   private static final class GoodClient {
     private final MemoryServiceBlockingStub memory;
@@ -586,7 +588,14 @@ class TestFlood {
               .remember(
                   RememberRequest.newBuilder()
                       .setScope(scope)
-                      .setContent("Priya " + word + " reviews the billing dashboard on Tuesdays")
+                      .setContent(
+                          "Priya "
+                              + word
+                              + " reviews the "
+                              + word
+                              + "k billing dashboard with "
+                              + word
+                              + "z on Tuesdays")
                       .build());
       latencies.add(System.nanoTime() - start);
       assertEquals(WriteOutcome.WRITE_OUTCOME_STORED, stored.getDecision().getOutcome());

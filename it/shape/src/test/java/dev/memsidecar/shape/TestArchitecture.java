@@ -91,6 +91,35 @@ class TestArchitecture {
         .check(classes);
   }
 
+  /**
+   * Guice's module builds the engine, so nothing it builds may call back into it: the engine is
+   * made by {@code new CoreModule(config, loader).engine()} in the process that wires it (sidecar),
+   * never by core itself.
+   */
+  @Test
+  void onlyTheProcessWiresTheEngine() {
+    noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName("dev.memsidecar.core.CoreModule")
+        .and()
+        .resideOutsideOfPackage("dev.memsidecar.sidecar..")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.memsidecar.core.CoreModule")
+        .check(classes);
+  }
+
+  @Test
+  void theEngineDoesNotKnowItsModule() {
+    noClasses()
+        .that()
+        .haveFullyQualifiedName("dev.memsidecar.core.MemoryEngine")
+        .should()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("dev.memsidecar.core.CoreModule")
+        .check(classes);
+  }
+
   @Test
   void toolkitUsesOnlyTheJdkTheApiAndTheLanguageModule() {
     classes()

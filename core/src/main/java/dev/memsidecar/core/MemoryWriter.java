@@ -1,0 +1,328 @@
+package dev.memsidecar.core;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.Namespace;
+import dev.memsidecar.api.ScoredRecord;
+import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.api.Validity;
+import dev.memsidecar.core.WriteCandidate.Destination;
+import dev.memsidecar.core.WriteCandidate.Origin;
+import dev.memsidecar.core.control.ControlStore;
+import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.events.RuntimeEvent;
+import dev.memsidecar.core.run.Dedupe;
+import dev.memsidecar.core.run.LowValueFilter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The one write path of memory records: Remember and EndRun hand it each candidate ({@link
+ * WriteCandidate}) and it decides, in this order:
+ *
+ * <ol>
+ *   <li>the first reason to reject it, if any: writes refused for the whole call ({@link
+ *       Destination.WritesRefused}), then the low-value filter ({@link LowValueFilter#reason}; not
+ *       for a {@link WriteCandidate#verbatim() verbatim} candidate), then no profile to keep it
+ *       ({@link Destination.NoProfile}), then the write gate's verdict; a rejected candidate is
+ *       written nowhere;
+ *   <li>under the lock of its namespace: a record that already has the candidate's id is an earlier
+ *       attempt of the same call (see {@link Origin}); otherwise the {@value #NEIGHBOURS} records
+ *       of the namespace that best match the candidate ({@link #NEIGHBOURS}, any kind) are compared
+ *       with it ({@link Dedupe#match}): a duplicate merges into the existing record (outcome
+ *       MERGED, the existing record's id; {@link Dedupe#merge} with the origin's source ref), a new
+ *       value is stored and supersedes the old record ({@link Dedupe#supersede}, event {@code
+ *       memory.superseded}), anything else is stored as a new record.
+ * </ol>
+ *
+ * The neighbours are searched with the candidate's content as text and, as vector, the vector of
+ * the text its store will index it under ({@link MemoryRecord#indexedText()}: content and context)
+ * when the candidate is verbatim, else of its content alone (a run's candidate carries the run's
+ * evidence as context). The engine's embedder keeps recent vectors ({@code RecentEmbeddings}), so a
+ * verbatim candidate is embedded once for the search and its store's put together.
+ *
+ * <p>Remember writes with {@link #writeAndAudit}: the decision is audited and emitted at once.
+ * EndRun writes with {@link #write} and audits the run's decisions in one transaction with its
+ * result, then emits them with {@link #publish}.
+ *
+ * <p>Thread-safe: candidates of one namespace are decided and written one at a time (64 lock
+ * stripes by namespace), so two concurrent writes of one fact leave one record; the query's vector
+ * is computed before the lock is taken.
+ */
+public final class MemoryWriter {
+  /** How many records of its namespace a candidate is compared with. */
+  public static final int NEIGHBOURS = 8;
+
+  /** The longest summary: the first line of the content, cut with "...". */
+  public static final int SUMMARY_CHARS = 160;
+
+  private final ControlStore audit;
+  private final EventBus events;
+  private final Embedder embedder;
+  private final Clock clock;
+  private final Duration shortTermTtl;
+  private final Object[] namespaceLocks = new Object[64];
+
+  /**
+   * @param audit where the decisions of {@link #writeAndAudit} are kept
+   * @param events where decisions and supersessions are emitted
+   * @param embedder embeds the neighbour search's query
+   * @param shortTermTtl how long a short-term memory is recalled
+   */
+  public MemoryWriter(
+      ControlStore audit, EventBus events, Embedder embedder, Clock clock, Duration shortTermTtl) {
+    this.audit = requireNonNull(audit, "audit is null");
+    this.events = requireNonNull(events, "events is null");
+    this.embedder = requireNonNull(embedder, "embedder is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.shortTermTtl = requireNonNull(shortTermTtl, "shortTermTtl is null");
+    for (int i = 0; i < namespaceLocks.length; i++) {
+      namespaceLocks[i] = new Object();
+    }
+  }
+
+  /**
+   * The record a candidate becomes, with what every write path sets the same way: its summary (the
+   * first line of the content, at most {@value #SUMMARY_CHARS} characters), create and update time
+   * {@code now}, the gate score, the origin's source ref, the validity and, for a short-term
+   * memory, its expire time. The caller sets kind, context, confidence, tags and metadata.
+   */
+  public MemoryRecord.Builder draft(
+      String id,
+      Namespace namespace,
+      String profileId,
+      Origin origin,
+      String content,
+      Validity validity,
+      WriteGate.Verdict verdict,
+      Instant now) {
+    return MemoryRecord.builder()
+        .id(id)
+        .namespace(namespace)
+        .profile(profileId)
+        .content(content)
+        .summary(summarize(content))
+        .times(now)
+        .gateScore(verdict.score())
+        .sourceRefs(List.of(origin.sourceRef()))
+        .validity(validity)
+        .expireTime(validity == Validity.SHORT_TERM ? now.plus(shortTermTtl) : null);
+  }
+
+  /**
+   * Decides and writes one candidate of a run (see the class description); the caller audits and
+   * emits the decision with the run's.
+   */
+  public WriteDecision write(WriteCandidate c) {
+    return decide(c).decision();
+  }
+
+  /**
+   * Decides and writes one candidate (see the class description), then keeps the decision in the
+   * audit and emits it. A retry of a Remember's request id returns the first call's outcome and
+   * memory and is neither audited nor emitted again.
+   */
+  public WriteDecision writeAndAudit(WriteCandidate c) {
+    Written w = decide(c);
+    if (!w.retry()) {
+      audit.recordDecisions(c.scope(), c.origin().runId(), List.of(w.decision()), clock.instant());
+      publish(c.scope(), c.origin().runId(), w.decision());
+    }
+    return w.decision();
+  }
+
+  /**
+   * Emits a decision as {@code memory.stored}, {@code memory.merged} or {@code memory.rejected}.
+   */
+  public void publish(Scope scope, String runId, WriteDecision d) {
+    MemoryRecord r = d.memory().record();
+    String type =
+        switch (d.outcome()) {
+          case STORED -> "memory.stored";
+          case MERGED -> "memory.merged";
+          case REJECTED -> "memory.rejected";
+        };
+    publish(
+        type,
+        runId,
+        d.outcome() == WriteDecision.Outcome.REJECTED ? "" : r.namespace().value(),
+        scope,
+        Map.of(
+            "memory_id", r.id(),
+            "profile", r.profile(),
+            "kind", r.kind().name().toLowerCase(Locale.ROOT),
+            "gate_score", String.format(Locale.ROOT, "%.1f", d.gateScore()),
+            "reason", Limits.cutUtf8(d.reason(), 1024)));
+  }
+
+  /** A decision, and whether it repeats one a Remember with the same request id made before. */
+  private record Written(WriteDecision decision, boolean retry) {}
+
+  private Written decide(WriteCandidate c) {
+    String refusal = refusal(c);
+    if (refusal != null) {
+      return made(
+          WriteDecision.Outcome.REJECTED, c.destination().provider(), c.record(), c, refusal);
+    }
+    AccessPolicy.Target target = ((Destination.Profile) c.destination()).target();
+    boolean randomId = c.origin() instanceof Origin.Remember r && r.requestId().isEmpty();
+    // Embedded before the lock: with a model this is the slow part, and concurrent calls share
+    // model runs only if they embed at the same time.
+    float[] vector = embedder.embed(c.verbatim() ? c.record().indexedText() : c.record().content());
+    synchronized (lock(target.namespace())) {
+      Optional<MemoryRecord> mine =
+          randomId ? Optional.empty() : target.store().get(target.namespace(), c.record().id());
+      if (mine.isPresent()) {
+        return earlierAttempt(c, target, mine.get());
+      }
+      List<MemoryRecord> neighbours = neighbours(c, target, vector);
+      if (c.origin() instanceof Origin.Remember r && !r.requestId().isEmpty()) {
+        for (MemoryRecord n : neighbours) {
+          if (n.sourceRefs().contains(r.sourceRef())) {
+            // The first call of this request merged into n.
+            return new Written(
+                new WriteDecision(
+                    WriteDecision.Outcome.MERGED,
+                    new StoredMemory(n, target.provider()),
+                    c.verdict().score(),
+                    c.verdict().scores(),
+                    "already merged into " + n.id() + " by request_id '" + r.requestId() + "'"),
+                true);
+          }
+        }
+      }
+      return store(c, target, Dedupe.match(c.record().content(), c.record().kind(), neighbours));
+    }
+  }
+
+  /** The first reason to reject the candidate (see the class description), or null. */
+  private static String refusal(WriteCandidate c) {
+    if (c.destination() instanceof Destination.WritesRefused refused) {
+      return refused.reason();
+    }
+    if (!c.verbatim()) {
+      Optional<String> lowValue = LowValueFilter.reason(c.record().content());
+      if (lowValue.isPresent()) {
+        return lowValue.get();
+      }
+    }
+    if (c.destination() instanceof Destination.NoProfile nowhere) {
+      return nowhere.reason();
+    }
+    return c.verdict().admitted() ? null : c.verdict().reason();
+  }
+
+  /**
+   * The record with the candidate's id exists: a Remember's retry returns it as the first call did,
+   * a run's earlier attempt stored it without recording its result.
+   */
+  private static Written earlierAttempt(
+      WriteCandidate c, AccessPolicy.Target target, MemoryRecord first) {
+    if (c.origin() instanceof Origin.Remember r) {
+      return new Written(
+          new WriteDecision(
+              WriteDecision.Outcome.STORED,
+              new StoredMemory(first, target.provider()),
+              first.gateScore(),
+              c.verdict().scores(),
+              "already stored by request_id '" + r.requestId() + "'"),
+          true);
+    }
+    return made(WriteDecision.Outcome.STORED, target.provider(), first, c, c.verdict().reason());
+  }
+
+  private static List<MemoryRecord> neighbours(
+      WriteCandidate c, AccessPolicy.Target target, float[] vector) {
+    MemoryRecord candidate = c.record();
+    return target
+        .store()
+        .search(
+            target.namespace(),
+            new SearchQuery(
+                candidate.content(), vector, NEIGHBOURS, Set.of(), List.of(), 0f, c.time()))
+        .stream()
+        .map(ScoredRecord::record)
+        .toList();
+  }
+
+  /** Merges, supersedes or stores, as the match says. */
+  private Written store(
+      WriteCandidate c, AccessPolicy.Target target, Optional<Dedupe.Match> match) {
+    MemoryRecord candidate = c.record();
+    String provider = target.provider();
+    if (match.isPresent() && match.get().relation() == Dedupe.Relation.DUPLICATE) {
+      MemoryRecord existing = match.get().existing();
+      MemoryRecord merged = Dedupe.merge(existing, candidate, c.origin().sourceRef(), c.time());
+      if (merged != existing) {
+        target.store().put(merged);
+      }
+      return made(
+          WriteDecision.Outcome.MERGED,
+          provider,
+          merged,
+          c,
+          "merged into " + merged.id() + ": " + match.get().reason());
+    }
+    if (match.isPresent()) {
+      MemoryRecord old = match.get().existing();
+      MemoryRecord successor = Dedupe.markSuccessor(candidate, old.id());
+      target.store().put(successor);
+      target.store().put(Dedupe.supersede(old, successor.id(), c.time()));
+      publish(
+          "memory.superseded",
+          c.origin().runId(),
+          target.namespace().value(),
+          c.scope(),
+          Map.of(
+              "memory_id", old.id(),
+              "successor_id", successor.id(),
+              "reason", match.get().reason()));
+      return made(
+          WriteDecision.Outcome.STORED,
+          provider,
+          successor,
+          c,
+          c.verdict().reason() + "; supersedes " + old.id() + ": " + match.get().reason());
+    }
+    target.store().put(candidate);
+    return made(WriteDecision.Outcome.STORED, provider, candidate, c, c.verdict().reason());
+  }
+
+  private static Written made(
+      WriteDecision.Outcome outcome,
+      String provider,
+      MemoryRecord record,
+      WriteCandidate c,
+      String reason) {
+    return new Written(
+        new WriteDecision(
+            outcome,
+            new StoredMemory(record, provider),
+            c.verdict().score(),
+            c.verdict().scores(),
+            reason),
+        false);
+  }
+
+  private Object lock(Namespace namespace) {
+    return namespaceLocks[Math.floorMod(namespace.hashCode(), namespaceLocks.length)];
+  }
+
+  private void publish(
+      String type, String runId, String namespace, Scope scope, Map<String, String> attributes) {
+    events.publish(new RuntimeEvent(type, clock.instant(), runId, namespace, scope, attributes));
+  }
+
+  private static String summarize(String content) {
+    String line = content.lines().findFirst().orElse("").strip();
+    return line.length() <= SUMMARY_CHARS ? line : line.substring(0, SUMMARY_CHARS - 3) + "...";
+  }
+}

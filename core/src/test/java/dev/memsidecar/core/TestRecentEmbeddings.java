@@ -1,0 +1,90 @@
+package dev.memsidecar.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.memsidecar.api.Embedder;
+import dev.memsidecar.toolkit.HashEmbedder;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TestRecentEmbeddings {
+  /** The hash embedder, recording every text it is asked to embed. */
+  private static final class Counting implements Embedder {
+    final Embedder hash = new HashEmbedder();
+    final List<String> embedded = new ArrayList<>();
+
+    @Override
+    public String name() {
+      return hash.name();
+    }
+
+    @Override
+    public int dimensions() {
+      return hash.dimensions();
+    }
+
+    @Override
+    public synchronized float[] embed(String text) {
+      embedded.add(text);
+      return hash.embed(text);
+    }
+  }
+
+  private final Counting counting = new Counting();
+  private final RecentEmbeddings recent = new RecentEmbeddings(counting);
+
+  @Test
+  void aTextEmbeddedAgainSoonIsEmbeddedOnceAndGivesTheSameVector() {
+    float[] first = recent.embed("Alice prefers green tea\n");
+    float[] again = recent.embed("Alice prefers green tea\n");
+    assertArrayEquals(first, again);
+    assertArrayEquals(counting.hash.embed("Alice prefers green tea\n"), again);
+    assertEquals(List.of("Alice prefers green tea\n"), counting.embedded);
+    assertEquals("hash", recent.name());
+    assertEquals(counting.dimensions(), recent.dimensions());
+  }
+
+  @Test
+  void aCallerChangingItsVectorDoesNotChangeWhatOthersGet() {
+    float[] first = recent.embed("deploys on Tuesday");
+    float[] expected = first.clone();
+    first[0] = 42f;
+    float[] again = recent.embed("deploys on Tuesday");
+    assertArrayEquals(expected, again);
+    again[1] = 42f;
+    assertArrayEquals(expected, recent.embed("deploys on Tuesday"));
+  }
+
+  @Test
+  void onlyTheLatestTextsAreKept() {
+    for (int i = 0; i <= RecentEmbeddings.CAPACITY; i++) {
+      recent.embed("text " + i);
+    }
+    recent.embed("text " + RecentEmbeddings.CAPACITY);
+    recent.embed("text 0");
+    assertEquals(RecentEmbeddings.CAPACITY + 2, counting.embedded.size());
+    assertEquals("text 0", counting.embedded.get(counting.embedded.size() - 1));
+  }
+
+  @Test
+  void longTextsAreNotKept() {
+    String longText = "word ".repeat(RecentEmbeddings.MAX_TEXT_CHARS / 5 + 1);
+    recent.embed(longText);
+    recent.embed(longText);
+    assertEquals(2, counting.embedded.size());
+  }
+
+  @Test
+  void embedAllUsesKeptVectorsAndEmbedsOnlyTheRestWithoutKeepingThem() {
+    recent.embed("kept");
+    List<float[]> vectors = recent.embedAll(List.of("new one", "kept", "new two"));
+    assertEquals(List.of("kept", "new one", "new two"), counting.embedded);
+    assertArrayEquals(counting.hash.embed("new one"), vectors.get(0));
+    assertArrayEquals(counting.hash.embed("kept"), vectors.get(1));
+    assertArrayEquals(counting.hash.embed("new two"), vectors.get(2));
+    recent.embed("new one");
+    assertEquals("new one", counting.embedded.get(counting.embedded.size() - 1));
+  }
+}
