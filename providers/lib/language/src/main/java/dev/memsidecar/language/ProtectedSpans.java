@@ -6,10 +6,11 @@ import java.util.regex.Pattern;
 
 /**
  * The spans of a text that no text rule may split or rewrite: {@code `code`}, quoted text ({@code
- * "..."}, {@code “...”}, up to 200 characters on one line), URLs and e-mail addresses. {@link
- * #mask} replaces each with a placeholder, {@code \uE000<n>\uE001} ({@code n} its index in the list
- * it fills), and turns right single quotes into apostrophes; {@link #unmask} puts the spans back.
- * Code that tokenises masked text must keep a placeholder whole. Stateless and thread-safe.
+ * "..."}, {@code “...”}, up to 200 characters on one line), URLs and e-mail addresses (without a
+ * sentence's final punctuation after them). {@link #mask} replaces each with a placeholder, {@code
+ * \uE000<n>\uE001} ({@code n} its index in the list it fills), and turns right single quotes into
+ * apostrophes; {@link #unmask} puts the spans back. Code that tokenises masked text must keep a
+ * placeholder whole. Stateless and thread-safe.
  */
 public final class ProtectedSpans {
   private ProtectedSpans() {}
@@ -19,7 +20,8 @@ public final class ProtectedSpans {
           "`[^`\\n"
               + "]+`|\"[^\"\\n"
               + "]{1,200}\"|“[^”\\n"
-              + "]{1,200}”|https?://[^\\s，。；！？、）)\\]\"'<>]+|[\\w.+-]+@[\\w-]+\\.[\\w.-]+");
+              + "]{1,200}”|https?://[^\\s，。；！？、）)\\]\"'<>]*[^\\s，。；！？、）)\\]\"'<>.,;:!?]"
+              + "|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+");
 
   private static final Pattern PLACEHOLDER = Pattern.compile("\\uE000(\\d+)\\uE001");
 

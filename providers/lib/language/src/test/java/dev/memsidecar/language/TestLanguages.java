@@ -216,11 +216,6 @@ class TestLanguages {
     }
 
     @Override
-    public boolean isAbbreviation(String word) {
-      return false;
-    }
-
-    @Override
     public boolean isRunVerb(String word) {
       return word.equals("rulu");
     }

@@ -73,7 +73,7 @@ public final class English implements Language {
 
   /** Abbreviations that end in a dot without ending a sentence ("e.g.", "Dr."), without it. */
   private static final Set<String> ABBREVIATIONS =
-      WordSets.of("e.g i.e etc vs mr mrs ms dr st jr sr no approx dept inc ltd co fig p.s");
+      WordSets.of("e.g i.e etc vs mr mrs ms dr prof st jr sr no approx dept inc ltd co fig p.s");
 
   private static final ExtractionRules EXTRACTION =
       new ExtractionRules(

@@ -136,10 +136,6 @@ final class EnglishProhibitions implements ProhibitionRules {
   private static final String LEAD = "\"'“‘([{<*_";
   private static final String TRAIL = ".,;:!?)]}\"'”’>*_…。，；：！？、";
 
-  /** Words whose trailing dot does not end a sentence. */
-  private static final Set<String> ABBREVIATIONS =
-      Set.of("e.g", "i.e", "mr", "mrs", "ms", "dr", "st", "vs", "prof", "g", "e");
-
   /**
    * Every known verb under the stems of its -ing spellings ("emailing", "emailling"; "using";
    * "running"; "dming"), so that the one stemmer finds a verb's base form.
@@ -214,11 +210,6 @@ final class EnglishProhibitions implements ProhibitionRules {
   @Override
   public String questionParticles() {
     return "";
-  }
-
-  @Override
-  public boolean isAbbreviation(String word) {
-    return ABBREVIATIONS.contains(word);
   }
 
   @Override

@@ -38,12 +38,6 @@ public interface ProhibitionRules {
   String questionParticles();
 
   /**
-   * Whether a dot after {@code word} (lower-case letters before a {@code .}) does not end a
-   * sentence: "e.g", "mr", "dr".
-   */
-  boolean isAbbreviation(String word);
-
-  /**
    * Whether {@code word} (lower-case letters right before a backticked command) runs it: "run",
    * "execute", 执行. A command found so makes the prohibition one about the shell.
    */

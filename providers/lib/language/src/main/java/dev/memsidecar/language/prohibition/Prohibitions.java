@@ -3,6 +3,7 @@ package dev.memsidecar.language.prohibition;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.language.Language;
+import dev.memsidecar.language.Sentences;
 import dev.memsidecar.language.tool.ToolAliases;
 import dev.memsidecar.language.tool.ToolCallMatcher;
 import dev.memsidecar.language.tool.ToolNouns;
@@ -117,7 +118,7 @@ public final class Prohibitions {
     requireNonNull(text, "text is null");
     List<Prohibition> out = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
-    for (String sentence : sentences(text)) {
+    for (String sentence : Sentences.split(text)) {
       if (isQuestion(sentence)) {
         continue;
       }
@@ -135,64 +136,6 @@ public final class Prohibitions {
       }
     }
     return List.copyOf(out);
-  }
-
-  // ------------------------------------------------------------------ sentences
-
-  List<String> sentences(String text) {
-    List<String> out = new ArrayList<>();
-    int start = 0;
-    int n = text.length();
-    for (int i = 0; i < n; i++) {
-      char c = text.charAt(i);
-      int cut = -1;
-      int next = i + 1;
-      if (c == '\n' || c == '\r') {
-        cut = i;
-      } else if (c == '。' || c == '！' || c == '？') {
-        cut = i + 1;
-      } else if (c == '.' || c == '!' || c == '?') {
-        int j = i + 1;
-        while (j < n && "\"'”’)]".indexOf(text.charAt(j)) >= 0) {
-          j++;
-        }
-        if ((j == n || Character.isWhitespace(text.charAt(j))) && !abbreviation(text, i)) {
-          cut = j;
-          next = j;
-        }
-      }
-      if (cut >= 0) {
-        add(out, text.substring(start, cut));
-        start = next;
-        i = next - 1;
-      }
-    }
-    add(out, text.substring(Math.min(start, n)));
-    return out;
-  }
-
-  private boolean abbreviation(String text, int dot) {
-    if (text.charAt(dot) != '.') {
-      return false;
-    }
-    int s = dot;
-    while (s > 0 && Character.isLetter(text.charAt(s - 1))) {
-      s--;
-    }
-    String word = text.substring(s, dot).toLowerCase(Locale.ROOT);
-    for (Language language : languages) {
-      if (language.prohibitions().isAbbreviation(word)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static void add(List<String> out, String sentence) {
-    String s = sentence.strip();
-    if (!s.isEmpty()) {
-      out.add(s);
-    }
   }
 
   private boolean isQuestion(String sentence) {

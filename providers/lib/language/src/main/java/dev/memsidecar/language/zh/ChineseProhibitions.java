@@ -93,11 +93,6 @@ final class ChineseProhibitions implements ProhibitionRules {
     return "吗呢";
   }
 
-  @Override
-  public boolean isAbbreviation(String word) {
-    return false;
-  }
-
   /** 执行, 运行, 使用, 用, 跑, also at the end of a longer word. */
   @Override
   public boolean isRunVerb(String word) {
