@@ -9,7 +9,6 @@ import dev.memsidecar.language.Languages;
 import dev.memsidecar.language.Terms;
 import dev.memsidecar.language.extraction.AnyLanguage;
 import dev.memsidecar.language.extraction.Attachments;
-import dev.memsidecar.language.extraction.CanonicalTokens;
 import dev.memsidecar.language.extraction.Category;
 import dev.memsidecar.language.extraction.CommandLines;
 import dev.memsidecar.language.extraction.DatePhrases;
@@ -18,6 +17,7 @@ import dev.memsidecar.language.extraction.ExtractionRules;
 import dev.memsidecar.language.extraction.Specifics;
 import dev.memsidecar.language.extraction.Statement;
 import dev.memsidecar.language.extraction.Voice;
+import dev.memsidecar.language.extraction.WorkspaceTokens;
 import dev.memsidecar.provider.extractor.Transcript.Role;
 import dev.memsidecar.provider.extractor.Transcript.Turn;
 import java.time.LocalDate;
@@ -95,7 +95,7 @@ final class Candidates {
                 || identity
                 || !AnyLanguage.isTechnical(rest)
                     && commands.isEmpty()
-                    && CanonicalTokens.of(rest).isEmpty()
+                    && WorkspaceTokens.of(rest).isEmpty()
             ? Owner.USER
             : Owner.WORKSPACE;
     if (!commands.isEmpty()) {

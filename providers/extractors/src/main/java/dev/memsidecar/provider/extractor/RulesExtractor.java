@@ -11,7 +11,6 @@ import dev.memsidecar.language.Sentences;
 import dev.memsidecar.language.Terms;
 import dev.memsidecar.language.extraction.AnyLanguage;
 import dev.memsidecar.language.extraction.Attachments;
-import dev.memsidecar.language.extraction.CanonicalTokens;
 import dev.memsidecar.language.extraction.CommandLines;
 import dev.memsidecar.language.extraction.DatePhrases;
 import dev.memsidecar.language.extraction.ExtractionLexicon;
@@ -21,6 +20,7 @@ import dev.memsidecar.language.extraction.Punctuation;
 import dev.memsidecar.language.extraction.SessionDates;
 import dev.memsidecar.language.extraction.Statement;
 import dev.memsidecar.language.extraction.Utterance;
+import dev.memsidecar.language.extraction.WorkspaceTokens;
 import dev.memsidecar.provider.extractor.Transcript.Role;
 import dev.memsidecar.provider.extractor.Transcript.Turn;
 import java.time.LocalDate;
@@ -299,7 +299,7 @@ public final class RulesExtractor implements Extractor {
           && !CommandLines.of(sentences.get(k + 1)).isEmpty()) {
         continue; // the lead of the command that follows
       }
-      List<String> tokens = CanonicalTokens.of(raw);
+      List<String> tokens = WorkspaceTokens.of(raw);
       if (!named && !tokens.isEmpty() && !language.lexicon().isFirstPerson(raw)) {
         run.workspaceFact(turn, raw, tokens, false);
         context = raw;
@@ -353,7 +353,7 @@ public final class RulesExtractor implements Extractor {
       }
       ExtractionLexicon lexicon = Languages.of(raw).extraction().lexicon();
       List<String> commands = CommandLines.of(raw);
-      List<String> tokens = CanonicalTokens.of(raw);
+      List<String> tokens = WorkspaceTokens.of(raw);
       boolean procedure = !commands.isEmpty() || lexicon.isProcedure(raw);
       if (!procedure && tokens.isEmpty()) {
         continue;

@@ -12,7 +12,7 @@ import java.util.Set;
  *   <li>the second group says what this language contributes to a rule that holds for text in any
  *       language, as words of one language show up in text of another ("deploy" in a Chinese
  *       sentence); the extractor asks them of every language at once through {@link AnyLanguage},
- *       {@link CommandLines}, {@link CanonicalTokens} and {@link Attachments}. A language with
+ *       {@link CommandLines}, {@link WorkspaceTokens} and {@link Attachments}. A language with
  *       nothing to contribute answers false, zero, or the text unchanged.
  * </ul>
  *

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * One language's share of the rules the extractor reads in every language at once, since words of
  * one language show up in text of another ("deploy" in a Chinese sentence, a Chinese date in an
  * English one): {@link AnyLanguage}, {@link Instructions}, {@link Attachments}, {@link
- * CanonicalTokens} and {@link CommandLines} join the shares of every language. A language without a
+ * WorkspaceTokens} and {@link CommandLines} join the shares of every language. A language without a
  * share of a rule gives {@link #NEVER}, an empty set or an empty string. Immutable.
  *
  * @param technical words of a workspace (repo, deploy, 部署), found anywhere

@@ -42,7 +42,7 @@ public record Specifics(int content, int count, int dates, int concrete) {
     }
     int proper = lexicon.countProperNames(sentence, names);
     int dates = Math.min(AnyLanguage.countDateWords(sentence), 2);
-    int tokens = CanonicalTokens.of(sentence).size();
+    int tokens = WorkspaceTokens.of(sentence).size();
     return new Specifics(
         words.content(),
         Math.min(numbers, 2) + proper + (dates > 0 ? 1 : 0) + 2 * tokens,

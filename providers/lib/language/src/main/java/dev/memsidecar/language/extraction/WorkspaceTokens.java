@@ -6,13 +6,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The canonical tokens of a text, the things a workspace fact names exactly: {@code
- * ALL_CAPS_TOKENS}, URLs, e-mail addresses, hosts and host:port pairs, versions ({@code 1.2.3},
- * {@code v2}), paths, and a port number as any language writes it ({@link
+ * The tokens of a text that make a statement a workspace fact for the rules extractor, the things
+ * it names exactly (what dedupe compares is {@link dev.memsidecar.language.dedupe.CanonicalTokens},
+ * a narrower set): {@code ALL_CAPS_TOKENS}, URLs, e-mail addresses, hosts and host:port pairs,
+ * versions ({@code 1.2.3}, {@code v2}), paths, and a port number as any language writes it ({@link
  * SharedLexicon#portPhrase}). Stateless and thread-safe.
  */
-public final class CanonicalTokens {
-  private CanonicalTokens() {}
+public final class WorkspaceTokens {
+  private WorkspaceTokens() {}
 
   private static final String PORTS =
       AnyLanguage.alternation(SharedLexicon::portPhrase).isEmpty()
