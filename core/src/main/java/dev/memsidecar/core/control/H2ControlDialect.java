@@ -1,6 +1,6 @@
 package dev.memsidecar.core.control;
 
-import dev.memsidecar.provider.h2.H2Options;
+import dev.memsidecar.jdbc.h2.H2Options;
 
 /**
  * H2 2.x. {@link #connectionUrl} adds the options the store depends on unless the URL sets them:
@@ -14,8 +14,8 @@ import dev.memsidecar.provider.h2.H2Options;
  *
  * An unnamed in-memory database ({@code jdbc:h2:mem:}) is rejected: each connection of the pool
  * would get a database of its own. {@link H2ControlStore} runs {@link
- * dev.memsidecar.provider.h2.H2Housekeeping} on the file (an fsync and a bounded compaction four
- * times a second while it is written), as the langmem-sqlite provider does.
+ * dev.memsidecar.jdbc.h2.H2Housekeeping} on the file (an fsync and a bounded compaction four times
+ * a second while it is written), as the langmem-sqlite provider does.
  */
 record H2ControlDialect() implements ControlDialect {
   static final String PREFIX = "jdbc:h2:";

@@ -12,7 +12,7 @@ import dev.memsidecar.core.run.RunSnapshot;
 import dev.memsidecar.core.toolrules.ToolDenial;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolStats;
-import dev.memsidecar.provider.h2.H2Housekeeping;
+import dev.memsidecar.jdbc.h2.H2Housekeeping;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;

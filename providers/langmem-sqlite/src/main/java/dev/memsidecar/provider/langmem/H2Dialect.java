@@ -1,7 +1,7 @@
 package dev.memsidecar.provider.langmem;
 
 import dev.memsidecar.api.MemoryException;
-import dev.memsidecar.provider.h2.H2Options;
+import dev.memsidecar.jdbc.h2.H2Options;
 import java.util.List;
 
 /**
@@ -9,9 +9,9 @@ import java.util.List;
  * and rejects a URL that would lose acknowledged writes or let two processes share the file ({@link
  * H2Options} lists them and says why). {@link LangMemSqliteStore} commits the writes that arrive
  * together in one transaction ({@link GroupCommitter}), which cuts the MVStore chunks and the CPU
- * time per write under concurrent load, and runs {@link dev.memsidecar.provider.h2.H2Housekeeping}
- * on the file: an fsync and a bounded compaction four times a second while it is written, which
- * keeps it near the size of its data (measured with {@code bench crash}, see the README).
+ * time per write under concurrent load, and runs {@link dev.memsidecar.jdbc.h2.H2Housekeeping} on
+ * the file: an fsync and a bounded compaction four times a second while it is written, which keeps
+ * it near the size of its data (measured with {@code bench crash}, see the README).
  */
 record H2Dialect() implements SqlDialect {
   static final String PREFIX = "jdbc:h2:";

@@ -14,7 +14,7 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
-import dev.memsidecar.provider.h2.H2Housekeeping;
+import dev.memsidecar.jdbc.h2.H2Housekeeping;
 import dev.memsidecar.toolkit.HybridIndex;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;

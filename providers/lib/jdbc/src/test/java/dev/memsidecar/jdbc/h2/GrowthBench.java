@@ -1,4 +1,4 @@
-package dev.memsidecar.provider.h2;
+package dev.memsidecar.jdbc.h2;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -33,10 +33,10 @@ import java.util.stream.Stream;
  * test: run it with the module's test class path, e.g.
  *
  * <pre>
- * cd providers/h2-housekeeping
+ * cd providers/lib/jdbc
  * mvn -o -q test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
  * java -cp target/test-classes:target/classes:$(cat target/cp.txt) \
- *     dev.memsidecar.provider.h2.GrowthBench 8 1500 3000
+ *     dev.memsidecar.jdbc.h2.GrowthBench 8 1500 3000
  * </pre>
  *
  * Arguments: cycles (8), rows per cycle (1,500), idle milliseconds after each burst (3,000), and

@@ -1,4 +1,4 @@
-package dev.memsidecar.provider.h2;
+package dev.memsidecar.jdbc.h2;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,10 +1,11 @@
-package dev.memsidecar.provider.h2;
+package dev.memsidecar.jdbc.h2;
 
 import java.util.Locale;
 
 /**
  * The options the sidecar's H2 stores (the control store in core, langmem-sqlite) open their
- * databases with. {@link #withStoreDefaults} adds each unless the URL sets it:
+ * databases with ({@link H2Dialect#connectionUrl}). {@link #withStoreDefaults} adds each unless the
+ * URL sets it:
  *
  * <ul>
  *   <li>{@code WRITE_DELAY=0}: H2's default (500 ms) commits a transaction in memory and writes it

@@ -1,7 +1,8 @@
-package dev.memsidecar.provider.h2;
+package dev.memsidecar.jdbc.h2;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.memsidecar.jdbc.Housekeeping;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -56,7 +57,7 @@ import org.h2.mvstore.db.Store;
  * and ends the housekeeping of that database; the database itself reports the error to its users.
  * {@link #close} before closing the database.
  */
-public final class H2Housekeeping implements AutoCloseable {
+public final class H2Housekeeping implements Housekeeping {
 
   /** How often each database gets a pass. */
   public static final long PERIOD_MILLIS = 250;

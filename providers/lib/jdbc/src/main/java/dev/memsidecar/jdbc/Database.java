@@ -1,0 +1,229 @@
+package dev.memsidecar.jdbc;
+
+import static java.util.Objects.requireNonNull;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import javax.sql.DataSource;
+
+/**
+ * One open SQL database of a store: its connections (a HikariCP pool), its schema (migrated when it
+ * opens, {@link VersionedSchema}) and its {@link Housekeeping}; the one place the stores borrow a
+ * connection ({@link #call}) and run a transaction ({@link #inTransaction}).
+ *
+ * <p><b>Connections.</b> A fixed pool of {@code poolSize}: {@link #open} opens a first connection
+ * itself, so a database that cannot be opened (another process holds the H2 file: "Database may be
+ * already in use"; a wrong password) fails there at once with the driver's own error; the pool's
+ * open in the background. Connections live as long as the pool (no maximum lifetime, no idle
+ * eviction, no keep-alive queries), so an idle store does no I/O and an embedded database stays
+ * open. A caller waits at most {@value #BORROW_TIMEOUT_MILLIS} ms for a free connection, then gets
+ * {@link NoFreeConnectionException}. A connection that failed with a broken-connection error is
+ * replaced. After {@link #close} every call fails ({@link #isClosed} tells why).
+ *
+ * <p>Thread-safe. Errors are {@link SQLException}s for the store to map to its callers' terms: this
+ * library knows nothing of the sidecar's API.
+ */
+public final class Database implements AutoCloseable {
+  /** How long a caller waits for a free connection. */
+  public static final long BORROW_TIMEOUT_MILLIS = 30_000;
+
+  private static final System.Logger LOG = System.getLogger(Database.class.getName());
+
+  /**
+   * How to reach a database.
+   *
+   * @param name what messages, logs and the pool's threads call it; must hold no secret
+   * @param url the URL to connect with ({@link Dialect#connectionUrl}); shown in messages, so it
+   *     must hold no secret either
+   * @param user the user, or null
+   * @param password the password, or null; never shown
+   * @param poolSize connections kept open, at least 1
+   */
+  public record Settings(String name, String url, String user, String password, int poolSize) {
+    public Settings {
+      requireNonNull(name, "name is null");
+      requireNonNull(url, "url is null");
+      if (poolSize < 1) {
+        throw new IllegalArgumentException("poolSize must be at least 1: " + poolSize);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "Settings[name=" + name + ", url=" + url + ", poolSize=" + poolSize + "]";
+    }
+  }
+
+  /** Work done with one borrowed connection. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  /** Work done in one transaction ({@link #inTransaction}). */
+  @FunctionalInterface
+  public interface Transaction<T> {
+    T run() throws SQLException;
+  }
+
+  private final Settings settings;
+  private final Dialect dialect;
+  private final HikariDataSource pool;
+  private final Housekeeping housekeeping;
+  private final int migratedFrom;
+
+  private Database(
+      Settings settings,
+      Dialect dialect,
+      HikariDataSource pool,
+      Housekeeping housekeeping,
+      int migratedFrom) {
+    this.settings = settings;
+    this.dialect = dialect;
+    this.pool = pool;
+    this.housekeeping = housekeeping;
+    this.migratedFrom = migratedFrom;
+  }
+
+  /**
+   * Opens the pool, migrates {@code schema} ({@link SchemaMigrator}) and starts the dialect's
+   * housekeeping. On failure nothing stays open.
+   *
+   * @throws NewerSchemaException if a later release wrote the tables
+   * @throws SQLException if the database cannot be opened (the driver's error) or migrated
+   */
+  public static Database open(Dialect dialect, Settings settings, VersionedSchema schema)
+      throws SQLException {
+    requireNonNull(dialect, "dialect is null");
+    requireNonNull(settings, "settings is null");
+    requireNonNull(schema, "schema is null");
+    DataSource unpooled = dialect.dataSource(settings.url(), settings.user(), settings.password());
+    // Opened here rather than by the pool, so that a database that cannot be opened fails at once
+    // with the driver's own error; it keeps an embedded database open until the pool holds it.
+    Connection first = unpooled.getConnection();
+    HikariDataSource pool = null;
+    try (first) {
+      pool = pool(settings, unpooled);
+      int found = SchemaMigrator.migrate(unpooled, dialect, schema, settings.name());
+      Housekeeping housekeeping;
+      try (Connection c = pool.getConnection()) {
+        housekeeping = dialect.startHousekeeping(c, settings.name());
+      }
+      return new Database(settings, dialect, pool, housekeeping, found);
+    } catch (SQLException | RuntimeException | Error e) {
+      if (pool != null) {
+        pool.close();
+      }
+      throw e;
+    }
+  }
+
+  private static HikariDataSource pool(Settings settings, DataSource unpooled) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName(settings.name());
+    config.setDataSource(unpooled);
+    config.setMaximumPoolSize(settings.poolSize());
+    config.setMinimumIdle(settings.poolSize());
+    config.setConnectionTimeout(BORROW_TIMEOUT_MILLIS);
+    // open() opened the first connection already; the pool fills itself in the background.
+    config.setInitializationFailTimeout(-1);
+    config.setMaxLifetime(0);
+    config.setIdleTimeout(0);
+    config.setKeepaliveTime(0);
+    config.setAutoCommit(true);
+    config.setRegisterMbeans(false);
+    return new HikariDataSource(config);
+  }
+
+  /** The dialect of this database. */
+  public Dialect dialect() {
+    return dialect;
+  }
+
+  /** The URL connections are opened with (no secret). */
+  public String url() {
+    return settings.url();
+  }
+
+  /** The schema version the tables had before {@link #open}: 0 for a new database. */
+  public int migratedFrom() {
+    return migratedFrom;
+  }
+
+  /**
+   * Runs {@code work} with a connection of its own (in auto-commit mode) and returns its result.
+   *
+   * @throws NoFreeConnectionException if none was free within {@value #BORROW_TIMEOUT_MILLIS} ms
+   */
+  public <T> T call(Work<T> work) throws SQLException {
+    try (Connection c = borrow()) {
+      return work.run(c);
+    }
+  }
+
+  /** {@link #call} in one transaction: committed if {@code work} returns, else rolled back. */
+  public <T> T transaction(Work<T> work) throws SQLException {
+    return call(c -> inTransaction(c, () -> work.run(c)));
+  }
+
+  /**
+   * Runs {@code work} in a transaction on {@code c} (in auto-commit mode before and after):
+   * committed if it returns, else rolled back and its exception thrown.
+   */
+  public static <T> T inTransaction(Connection c, Transaction<T> work) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      T result = work.run();
+      c.commit();
+      return result;
+    } catch (SQLException | RuntimeException | Error e) {
+      try {
+        c.rollback();
+      } catch (SQLException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
+  private Connection borrow() throws SQLException {
+    try {
+      return pool.getConnection();
+    } catch (SQLTransientConnectionException e) {
+      if (pool.isClosed()) {
+        throw e;
+      }
+      throw new NoFreeConnectionException(settings.name(), BORROW_TIMEOUT_MILLIS, e);
+    }
+  }
+
+  /** Whether {@link #close} was called. */
+  public boolean isClosed() {
+    return pool.isClosed();
+  }
+
+  /**
+   * Stops the housekeeping and closes the connections (an embedded database closes with its last
+   * one; a connection still in use is aborted). Idempotent.
+   */
+  @Override
+  public void close() {
+    if (pool.isClosed()) {
+      return;
+    }
+    housekeeping.close();
+    pool.close();
+    LOG.log(Level.DEBUG, () -> settings.name() + ": closed " + settings.url());
+  }
+
+  @Override
+  public String toString() {
+    return "Database[" + settings.name() + ", " + dialect.name() + "]";
+  }
+}

@@ -1,0 +1,262 @@
+package dev.memsidecar.jdbc;
+
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.Locale;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationInfoService;
+import org.flywaydb.core.api.MigrationVersion;
+import org.flywaydb.core.api.migration.Context;
+import org.flywaydb.core.api.migration.JavaMigration;
+
+/**
+ * Brings a database's tables to their {@link VersionedSchema#version} with Flyway, taking over a
+ * database of the hand-written versioning of earlier releases.
+ *
+ * <ol>
+ *   <li>A database with Flyway's history is migrated from where the history says.
+ *   <li>A database with the legacy version table and no history (written by a release before
+ *       Flyway, or cut short before its first baseline) gets a baseline at the legacy version (0
+ *       when the table has no row: a first start that crashed before writing it), then the scripts
+ *       above it run. They are idempotent, so tables a crashed start-up left behind in any earlier
+ *       shape are brought forward too.
+ *   <li>A database with neither is new: every script runs.
+ * </ol>
+ *
+ * A database whose history, or legacy version, is above {@link VersionedSchema#version} was written
+ * by a later release: {@link NewerSchemaException}, nothing touched. Flyway itself would ignore
+ * such "future" migrations and carry on. A migration that failed (Flyway records it, as H2 cannot
+ * roll DDL back) is removed from the history ({@code repair}) and runs again, so an interrupted
+ * migration carries on when the store opens again, as a crashed one does. Afterwards the legacy
+ * table holds the version again ({@link VersionedSchema}). An up-to-date database costs one {@code
+ * info} (the scripts are listed and the history read); nothing is written. Not thread-safe: one
+ * store opens its database once.
+ */
+final class SchemaMigrator {
+  private static final System.Logger LOG = System.getLogger(SchemaMigrator.class.getName());
+
+  private SchemaMigrator() {}
+
+  /**
+   * Migrates the tables behind {@code source} and returns the version found before: 0 for a new
+   * database.
+   *
+   * @param database what log lines and messages call the database (no secret)
+   * @throws NewerSchemaException if a later release wrote the tables
+   * @throws SQLException if a migration fails; the message names it
+   */
+  static int migrate(DataSource source, Dialect dialect, VersionedSchema schema, String database)
+      throws SQLException {
+    Integer legacy;
+    try (Connection c = source.getConnection()) {
+      legacy = legacyVersion(c, schema.legacyVersionTable());
+    }
+    MigrationVersion latest = MigrationVersion.fromVersion(Integer.toString(schema.version()));
+    Flyway flyway = flyway(source, dialect, schema, legacy == null ? 0 : legacy);
+    int found;
+    try {
+      MigrationInfoService info = flyway.info();
+      requireLatest(info, latest, schema, dialect);
+      MigrationVersion applied = highestApplied(info);
+      if (applied != null && applied.isNewerThan(latest.getVersion())) {
+        throw new NewerSchemaException(applied.getVersion(), schema.version());
+      }
+      if (legacy != null && legacy > schema.version()) {
+        throw new NewerSchemaException(Integer.toString(legacy), schema.version());
+      }
+      found = applied != null ? applied.getMajor().intValueExact() : legacy == null ? 0 : legacy;
+      boolean baseline = applied == null && legacy != null;
+      if (baseline) {
+        flyway.baseline();
+      }
+      boolean failed = Arrays.stream(info.all()).anyMatch(m -> m.getState().isFailed());
+      if (failed) {
+        LOG.log(
+            Level.WARNING,
+            () -> database + ": a schema migration had failed; running it again from its start");
+        flyway.repair();
+      }
+      if (baseline || failed || info.pending().length > 0) {
+        int ran = flyway.migrate().migrationsExecuted;
+        int from = found;
+        LOG.log(
+            Level.INFO,
+            () ->
+                String.format(
+                    Locale.ROOT,
+                    "%s: tables migrated from schema version %d to %d (%d migrations)",
+                    database,
+                    from,
+                    schema.version(),
+                    ran));
+      }
+    } catch (FlywayException e) {
+      throw new SQLException(
+          database + ": schema migration failed: " + firstLine(e.getMessage()), sqlState(e), e);
+    }
+    if (legacy == null || legacy != schema.version()) {
+      writeLegacyVersion(source, schema);
+    }
+    return found;
+  }
+
+  private static Flyway flyway(
+      DataSource source, Dialect dialect, VersionedSchema schema, int baselineVersion) {
+    JavaMigration[] code =
+        schema.codeMigrations().stream()
+            .map(m -> (JavaMigration) new CodeStep(m, dialect))
+            .toArray(JavaMigration[]::new);
+    return Flyway.configure(schema.loader())
+        .loggers(FlywayLog.class.getName())
+        .dataSource(source)
+        .locations("classpath:" + schema.location(dialect))
+        .failOnMissingLocations(true)
+        .javaMigrations(code)
+        .table(schema.historyTable())
+        .baselineVersion(Integer.toString(baselineVersion))
+        .baselineDescription("taken over from " + schema.legacyVersionTable())
+        .placeholderReplacement(false)
+        .skipDefaultCallbacks(true)
+        .validateMigrationNaming(true)
+        .load();
+  }
+
+  /** Fails if the highest script or code migration is not the schema's version: a build error. */
+  private static void requireLatest(
+      MigrationInfoService info, MigrationVersion latest, VersionedSchema schema, Dialect dialect) {
+    MigrationVersion highest =
+        Arrays.stream(info.all())
+            .filter(m -> m.getState().isResolved() && m.getVersion() != null)
+            .map(MigrationInfo::getVersion)
+            .max(MigrationVersion::compareTo)
+            .orElse(MigrationVersion.EMPTY);
+    if (!highest.equals(latest)) {
+      throw new IllegalStateException(
+          "the "
+              + dialect.name()
+              + " migrations of "
+              + schema.name()
+              + " end at version "
+              + highest
+              + ", not "
+              + latest
+              + " (classpath:"
+              + schema.location(dialect)
+              + ")");
+    }
+  }
+
+  /** The highest version in the history (a baseline counts), or null when there is none. */
+  private static MigrationVersion highestApplied(MigrationInfoService info) {
+    return Arrays.stream(info.applied())
+        .map(MigrationInfo::getVersion)
+        .filter(v -> v != null)
+        .max(MigrationVersion::compareTo)
+        .orElse(null);
+  }
+
+  /** The version in the legacy table: null if there is no such table, 0 if it has no row. */
+  private static Integer legacyVersion(Connection c, String table) throws SQLException {
+    DatabaseMetaData meta = c.getMetaData();
+    String stored =
+        meta.storesUpperCaseIdentifiers()
+            ? table.toUpperCase(Locale.ROOT)
+            : meta.storesLowerCaseIdentifiers() ? table.toLowerCase(Locale.ROOT) : table;
+    try (ResultSet rs = meta.getTables(c.getCatalog(), c.getSchema(), stored, null)) {
+      if (!rs.next()) {
+        return null;
+      }
+    }
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT version FROM " + table + " WHERE id = 1")) {
+      return rs.next() ? rs.getInt(1) : 0;
+    }
+  }
+
+  /** Creates the legacy table if needed and records the schema's version in it. */
+  private static void writeLegacyVersion(DataSource source, VersionedSchema schema)
+      throws SQLException {
+    String table = schema.legacyVersionTable();
+    try (Connection c = source.getConnection()) {
+      Database.inTransaction(
+          c,
+          () -> {
+            try (Statement st = c.createStatement()) {
+              st.execute(
+                  "CREATE TABLE IF NOT EXISTS "
+                      + table
+                      + " (id INTEGER NOT NULL PRIMARY KEY, version INTEGER NOT NULL)");
+            }
+            try (PreparedStatement update =
+                c.prepareStatement("UPDATE " + table + " SET version = ? WHERE id = 1")) {
+              update.setInt(1, schema.version());
+              if (update.executeUpdate() == 1) {
+                return null;
+              }
+            }
+            try (PreparedStatement insert =
+                c.prepareStatement("INSERT INTO " + table + " (id, version) VALUES (1, ?)")) {
+              insert.setInt(1, schema.version());
+              insert.executeUpdate();
+            }
+            return null;
+          });
+    }
+  }
+
+  private static String sqlState(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        return sql.getSQLState();
+      }
+    }
+    return null;
+  }
+
+  static String firstLine(String message) {
+    if (message == null) {
+      return "";
+    }
+    String trimmed = message.strip();
+    int nl = trimmed.indexOf('\n');
+    return nl < 0 ? trimmed : trimmed.substring(0, nl);
+  }
+
+  /** A {@link CodeMigration} as Flyway runs it. */
+  private record CodeStep(CodeMigration migration, Dialect dialect) implements JavaMigration {
+    @Override
+    public MigrationVersion getVersion() {
+      return MigrationVersion.fromVersion(Integer.toString(migration.version()));
+    }
+
+    @Override
+    public String getDescription() {
+      return migration.description();
+    }
+
+    @Override
+    public Integer getChecksum() {
+      return null;
+    }
+
+    @Override
+    public boolean canExecuteInTransaction() {
+      // It commits in batches of its own.
+      return false;
+    }
+
+    @Override
+    public void migrate(Context context) throws SQLException {
+      migration.migrate(context.getConnection(), dialect);
+    }
+  }
+}
