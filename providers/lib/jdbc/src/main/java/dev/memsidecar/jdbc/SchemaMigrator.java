@@ -66,16 +66,20 @@ final class SchemaMigrator {
     try {
       MigrationInfoService info = flyway.info();
       requireLatest(info, latest, schema, dialect);
-      MigrationVersion applied = highestApplied(info);
-      if (applied != null && applied.isNewerThan(latest.getVersion())) {
-        throw new NewerSchemaException(applied.getVersion(), schema.version());
+      MigrationVersion written = highestApplied(info, true);
+      if (written != null && written.isNewerThan(latest.getVersion())) {
+        throw new NewerSchemaException(written.getVersion(), schema.version());
       }
+      MigrationVersion applied = highestApplied(info, false);
       if (legacy != null && legacy > schema.version()) {
         throw new NewerSchemaException(Integer.toString(legacy), schema.version());
       }
       found = applied != null ? applied.getMajor().intValueExact() : legacy == null ? 0 : legacy;
-      boolean baseline = applied == null && legacy != null;
+      boolean baseline = written == null && legacy != null;
       if (baseline) {
+        // A take-over cut short may have left the history table with nothing applied in it,
+        // which Flyway will not baseline.
+        dropHistory(source, schema);
         flyway.baseline();
       }
       boolean failed = Arrays.stream(info.all()).anyMatch(m -> m.getState().isFailed());
@@ -100,8 +104,14 @@ final class SchemaMigrator {
                     ran));
       }
     } catch (FlywayException e) {
+      // Flyway logs which migration failed (at ERROR); the message says what the database said.
+      SQLException cause = sqlCause(e);
       throw new SQLException(
-          database + ": schema migration failed: " + firstLine(e.getMessage()), sqlState(e), e);
+          database
+              + ": schema migration failed: "
+              + firstLine(cause != null ? cause.getMessage() : e.getMessage()),
+          cause != null ? cause.getSQLState() : null,
+          e);
     }
     if (legacy == null || legacy != schema.version()) {
       writeLegacyVersion(source, schema);
@@ -155,9 +165,13 @@ final class SchemaMigrator {
     }
   }
 
-  /** The highest version in the history (a baseline counts), or null when there is none. */
-  private static MigrationVersion highestApplied(MigrationInfoService info) {
+  /**
+   * The highest version in the history (a baseline counts; a failed migration if {@code failed}),
+   * or null when there is none.
+   */
+  private static MigrationVersion highestApplied(MigrationInfoService info, boolean failed) {
     return Arrays.stream(info.applied())
+        .filter(m -> failed || !m.getState().isFailed())
         .map(MigrationInfo::getVersion)
         .filter(v -> v != null)
         .max(MigrationVersion::compareTo)
@@ -179,6 +193,14 @@ final class SchemaMigrator {
     try (Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT version FROM " + table + " WHERE id = 1")) {
       return rs.next() ? rs.getInt(1) : 0;
+    }
+  }
+
+  /** Drops Flyway's history table if it exists (Flyway creates it with a quoted name). */
+  private static void dropHistory(DataSource source, VersionedSchema schema) throws SQLException {
+    try (Connection c = source.getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("DROP TABLE IF EXISTS \"" + schema.historyTable() + "\"");
     }
   }
 
@@ -213,10 +235,11 @@ final class SchemaMigrator {
     }
   }
 
-  private static String sqlState(Throwable e) {
+  /** The outermost SQLException under {@code e}, or null. */
+  private static SQLException sqlCause(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && sql.getSQLState() != null) {
-        return sql.getSQLState();
+      if (t instanceof SQLException sql) {
+        return sql;
       }
     }
     return null;
