@@ -14,7 +14,6 @@ import dev.memsidecar.core.AccessPolicy;
 import dev.memsidecar.core.Limits;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
-import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import java.time.Clock;
@@ -71,7 +70,7 @@ public final class ToolRuleService {
           .thenComparing(ToolRule::id);
 
   private final AccessPolicy access;
-  private final ControlStore control;
+  private final ToolRuleStore control;
   private final EventBus events;
   private final Clock clock;
   private final Map<String, List<ToolRule>> byWorkspace = new ConcurrentHashMap<>();
@@ -82,7 +81,7 @@ public final class ToolRuleService {
   /** The pinned block: its markdown and the rules behind it. */
   public record Rendered(String markdown, List<ToolRule> rules) {}
 
-  public ToolRuleService(AccessPolicy access, ControlStore control, EventBus events, Clock clock) {
+  public ToolRuleService(AccessPolicy access, ToolRuleStore control, EventBus events, Clock clock) {
     this.access = requireNonNull(access, "access is null");
     this.control = requireNonNull(control, "control is null");
     this.events = requireNonNull(events, "events is null");

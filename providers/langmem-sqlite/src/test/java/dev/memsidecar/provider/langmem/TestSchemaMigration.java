@@ -310,8 +310,8 @@ class TestSchemaMigration {
 
   @Test
   void aPageIsReadFromTheListingIndexInOrderNotSorted() throws SQLException {
+    Fixtures.open(dir).close();
     try (Connection c = Fixtures.connect(dir)) {
-      Schema.ensure(c, new H2Dialect());
       for (boolean includeInactive : List.of(true, false)) {
         for (boolean after : List.of(true, false)) {
           String sql = LangMemSqliteStore.listSql(includeInactive, after);

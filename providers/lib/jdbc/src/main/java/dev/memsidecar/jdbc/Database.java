@@ -203,6 +203,14 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * The first line of {@code e}'s message, for a message of the store's own: H2's go on with the
+   * statement and the causes.
+   */
+  public static String firstLine(SQLException e) {
+    return SchemaMigrator.firstLine(e.getMessage());
+  }
+
   /** Whether {@link #close} was called. */
   public boolean isClosed() {
     return pool.isClosed();

@@ -1,4 +1,4 @@
-package dev.memsidecar.core.control;
+package dev.memsidecar.core.run;
 
 import static java.util.Objects.requireNonNull;
 
