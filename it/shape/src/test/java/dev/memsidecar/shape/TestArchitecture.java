@@ -12,10 +12,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The dependency arrows {@code sidecar -> core -> api <- providers}, checked on the main classes of
- * every module (tests excluded). The enforcer rules of the parent pom check the same arrows on the
- * Maven dependencies; these check what the code actually references. Each rule also fails when no
- * class of the package it guards was imported, so a moved package cannot pass unnoticed.
+ * The dependency arrows {@code sidecar -> core -> api <- providers} (and {@code core, providers ->
+ * jdbc}, the JDBC base; inside core {@code control -> run, toolrules}), checked on the main classes
+ * of every module (tests excluded). The enforcer rules of the parent pom check the same arrows on
+ * the Maven dependencies; these check what the code actually references. Each rule also fails when
+ * no class of the package it guards was imported, so a moved package cannot pass unnoticed.
  */
 class TestArchitecture {
   private static JavaClasses classes;
@@ -81,6 +82,35 @@ class TestArchitecture {
             "dev.memsidecar.proto..",
             "dev.memsidecar.core..",
             "dev.memsidecar.sidecar..")
+        .check(classes);
+  }
+
+  @Test
+  void jdbcBaseUsesOnlyTheJdkH2HikariAndFlyway() {
+    classes()
+        .that()
+        .resideInAPackage("dev.memsidecar.jdbc..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..",
+            "javax.sql..",
+            "org.h2..",
+            "com.zaxxer.hikari..",
+            "org.flywaydb..",
+            "dev.memsidecar.jdbc..")
+        .check(classes);
+  }
+
+  @Test
+  void runsAndToolRulesDoNotSeeTheControlStoreThatKeepsThem() {
+    // control/ implements RunStore and ToolRuleStore: the arrow points control -> run, toolrules.
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.memsidecar.core.run..", "dev.memsidecar.core.toolrules..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.memsidecar.core.control..")
         .check(classes);
   }
 
