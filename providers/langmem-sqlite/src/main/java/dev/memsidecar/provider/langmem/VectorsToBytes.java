@@ -105,8 +105,10 @@ final class VectorsToBytes implements CodeMigration {
     try (Statement st = c.createStatement()) {
       st.execute("ALTER TABLE " + Schema.VECTORS + " DROP COLUMN " + JSON_COLUMN);
     }
-    long total = converted;
-    LOG.log(Level.INFO, () -> "langmem-sqlite: converted " + total + " vectors to bytes");
+    if (converted > 0) {
+      long total = converted;
+      LOG.log(Level.INFO, () -> "langmem-sqlite: converted " + total + " vectors to bytes");
+    }
   }
 
   /**
