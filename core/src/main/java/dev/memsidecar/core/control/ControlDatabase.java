@@ -6,7 +6,6 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.jdbc.Database;
-import dev.memsidecar.jdbc.Dialect;
 import dev.memsidecar.jdbc.NoFreeConnectionException;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
@@ -54,29 +53,29 @@ final class ControlDatabase implements AutoCloseable {
   static ControlDatabase open(String jdbcUrl, Properties credentials) {
     requireNonNull(jdbcUrl, "jdbcUrl is null");
     requireNonNull(credentials, "credentials is null");
-    Dialect dialect;
-    String url;
+    Database.Settings settings;
     try {
-      dialect = Dialect.forUrl(jdbcUrl);
-      url = dialect.connectionUrl(jdbcUrl, LOCK_TIMEOUT);
+      settings =
+          Database.Settings.forUrl(
+              NAME,
+              jdbcUrl,
+              LOCK_TIMEOUT,
+              credentials.getProperty("user"),
+              credentials.getProperty("password"),
+              POOL_SIZE);
     } catch (IllegalArgumentException e) {
       throw new StartupException(
           "cannot open the control store at " + jdbcUrl + ": " + e.getMessage());
     }
-    Database.Settings settings =
-        new Database.Settings(
-            NAME,
-            url,
-            credentials.getProperty("user"),
-            credentials.getProperty("password"),
-            POOL_SIZE);
     try {
-      Database db = Database.open(dialect, settings, ControlSchema.SCHEMA);
-      LOG.log(Level.INFO, () -> "control store opened at " + url + " (" + dialect.name() + ")");
+      Database db = Database.open(settings, ControlSchema.SCHEMA);
+      LOG.log(
+          Level.INFO,
+          () -> "control store opened at " + db.url() + " (" + db.dialect().name() + ")");
       return new ControlDatabase(db);
     } catch (SQLException e) {
       throw new StartupException(
-          "cannot open the control store at " + url + ": " + Database.firstLine(e), e);
+          "cannot open the control store at " + settings.url() + ": " + Database.firstLine(e), e);
     }
   }
 
@@ -97,14 +96,7 @@ final class ControlDatabase implements AutoCloseable {
       }
       LOG.log(Level.WARNING, () -> "control store: cannot " + operation + " at " + db.url(), e);
       throw MemoryException.unavailable(
-          "control store: cannot "
-              + operation
-              + " (SQLSTATE "
-              + e.getSQLState()
-              + ", error "
-              + e.getErrorCode()
-              + ")",
-          e);
+          "control store: cannot " + operation + " (" + Database.errorCodes(e) + ")", e);
     }
   }
 

@@ -152,37 +152,20 @@ final class LangMemSqliteStore implements MemoryStore {
     requireNonNull(profileId, "profileId is null");
     requireNonNull(url, "url is null");
     requireNonNull(embedder, "embedder is null");
-    Dialect dialect;
-    String connectUrl;
+    Database.Settings settings;
     try {
-      dialect = Dialect.forUrl(url);
-      connectUrl = dialect.connectionUrl(url, null);
+      settings = Database.Settings.forUrl(describe(profileId), url, null, user, password, poolSize);
     } catch (IllegalArgumentException e) {
-      throw MemoryException.invalidArgument(
-          urlField,
-          "langmem-sqlite: cannot open "
-              + url
-              + " for profile '"
-              + profileId
-              + "': "
-              + e.getMessage());
+      throw MemoryException.invalidArgument(urlField, cannotOpen(url, profileId, e.getMessage()));
     }
-    Database.Settings settings =
-        new Database.Settings(describe(profileId), connectUrl, user, password, poolSize);
     Database db = null;
     try {
-      db = Database.open(dialect, settings, Schema.SCHEMA);
+      db = Database.open(settings, Schema.SCHEMA);
       db.call(c -> Reembedding.run(c, embedder, profileId));
     } catch (SQLException e) {
       closeQuietly(db);
       throw MemoryException.unavailable(
-          "langmem-sqlite: cannot open "
-              + connectUrl
-              + " for profile '"
-              + profileId
-              + "': "
-              + Database.firstLine(e),
-          e);
+          cannotOpen(settings.url(), profileId, Database.firstLine(e)), e);
     } catch (RuntimeException e) {
       closeQuietly(db);
       throw e;
@@ -194,14 +177,18 @@ final class LangMemSqliteStore implements MemoryStore {
                 Locale.ROOT,
                 "langmem-sqlite: profile '%s' opened %s (%s dialect, %d connections)",
                 profileId,
-                connectUrl,
-                dialect.name(),
+                settings.url(),
+                settings.dialect().name(),
                 poolSize));
     LangMemSqliteStore store = new LangMemSqliteStore(profileId, embedder, db);
     Thread warm = new Thread(store::warm, "langmem-sqlite-warm-" + profileId);
     warm.setDaemon(true);
     warm.start();
     return store;
+  }
+
+  private static String cannotOpen(String url, String profileId, String why) {
+    return "langmem-sqlite: cannot open " + url + " for profile '" + profileId + "': " + why;
   }
 
   /** What messages call the store of {@code profileId}. */
@@ -648,10 +635,8 @@ final class LangMemSqliteStore implements MemoryStore {
             + operation
             + " failed on "
             + connectUrl
-            + " (SQLSTATE "
-            + e.getSQLState()
-            + ", error "
-            + e.getErrorCode()
+            + " ("
+            + Database.errorCodes(e)
             + ")",
         e);
   }

@@ -225,20 +225,7 @@ class TestSchemaMigration {
     }
     records.addAll(List.of(TRICKY, forgotten, unreadable, otherEmbedder));
 
-    try (MemoryStore migrated = Fixtures.open(dir);
-        MemoryStore reference = reference(records)) {
-      for (MemoryRecord r : records) {
-        assertEquals(r, migrated.get(r.namespace(), r.id()).orElseThrow(), r.id());
-      }
-      for (Namespace ns : List.of(ALICE, BOB)) {
-        ListQuery page = new ListQuery(50, null, true);
-        assertEquals(reference.list(ns, page), migrated.list(ns, page), ns.value());
-        for (String q : QUERIES) {
-          SearchQuery query = new SearchQuery(q, null, 20, Set.of(), List.of(), 0f, T0);
-          assertEquals(reference.search(ns, query), migrated.search(ns, query), q);
-        }
-      }
-    }
+    opensLikeANewStoreOf(records);
 
     try (Connection c = Fixtures.connect(dir)) {
       assertEquals(Schema.VERSION, version(c));
@@ -311,20 +298,7 @@ class TestSchemaMigration {
     }
     records.add(forgotten);
 
-    try (MemoryStore migrated = Fixtures.open(dir);
-        MemoryStore reference = reference(records)) {
-      for (MemoryRecord r : records) {
-        assertEquals(r, migrated.get(r.namespace(), r.id()).orElseThrow(), r.id());
-      }
-      for (Namespace ns : List.of(ALICE, BOB)) {
-        ListQuery page = new ListQuery(50, null, true);
-        assertEquals(reference.list(ns, page), migrated.list(ns, page), ns.value());
-        for (String q : QUERIES) {
-          SearchQuery query = new SearchQuery(q, null, 20, Set.of(), List.of(), 0f, T0);
-          assertEquals(reference.search(ns, query), migrated.search(ns, query), q);
-        }
-      }
-    }
+    opensLikeANewStoreOf(records);
 
     try (Connection c = Fixtures.connect(dir)) {
       assertEquals(Schema.VERSION, version(c));
@@ -388,20 +362,7 @@ class TestSchemaMigration {
     }
     records.add(forgotten);
 
-    try (MemoryStore migrated = Fixtures.open(dir);
-        MemoryStore reference = reference(records)) {
-      for (MemoryRecord r : records) {
-        assertEquals(r, migrated.get(r.namespace(), r.id()).orElseThrow(), r.id());
-      }
-      for (Namespace ns : List.of(ALICE, BOB)) {
-        ListQuery page = new ListQuery(50, null, true);
-        assertEquals(reference.list(ns, page), migrated.list(ns, page), ns.value());
-        for (String q : QUERIES) {
-          SearchQuery query = new SearchQuery(q, null, 20, Set.of(), List.of(), 0f, T0);
-          assertEquals(reference.search(ns, query), migrated.search(ns, query), q);
-        }
-      }
-    }
+    opensLikeANewStoreOf(records);
 
     try (Connection c = Fixtures.connect(dir)) {
       assertEquals(Schema.VERSION, version(c));
@@ -620,6 +581,27 @@ class TestSchemaMigration {
       out.add(b.build());
     }
     return out;
+  }
+
+  /**
+   * The store opened on {@link #dir} holds {@code records} (of {@link #ALICE} and {@link #BOB}) and
+   * lists and searches them as a new store of the current version they are put into does.
+   */
+  private void opensLikeANewStoreOf(List<MemoryRecord> records) {
+    try (MemoryStore migrated = Fixtures.open(dir);
+        MemoryStore reference = reference(records)) {
+      for (MemoryRecord r : records) {
+        assertEquals(r, migrated.get(r.namespace(), r.id()).orElseThrow(), r.id());
+      }
+      for (Namespace ns : List.of(ALICE, BOB)) {
+        ListQuery page = new ListQuery(50, null, true);
+        assertEquals(reference.list(ns, page), migrated.list(ns, page), ns.value());
+        for (String q : QUERIES) {
+          SearchQuery query = new SearchQuery(q, null, 20, Set.of(), List.of(), 0f, T0);
+          assertEquals(reference.search(ns, query), migrated.search(ns, query), q);
+        }
+      }
+    }
   }
 
   /** The same records put into a new store of the current version. */

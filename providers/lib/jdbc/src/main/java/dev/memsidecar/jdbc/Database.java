@@ -8,6 +8,7 @@ import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -37,24 +38,51 @@ public final class Database implements AutoCloseable {
    * How to reach a database.
    *
    * @param name what messages, logs and the pool's threads call it; must hold no secret
+   * @param dialect the database's dialect
    * @param url the URL to connect with ({@link Dialect#connectionUrl}); shown in messages, so it
    *     must hold no secret either
    * @param user the user, or null
    * @param password the password, or null; never shown
    * @param poolSize connections kept open, at least 1
    */
-  public record Settings(String name, String url, String user, String password, int poolSize) {
+  public record Settings(
+      String name, Dialect dialect, String url, String user, String password, int poolSize) {
     public Settings {
       requireNonNull(name, "name is null");
+      requireNonNull(dialect, "dialect is null");
       requireNonNull(url, "url is null");
       if (poolSize < 1) {
         throw new IllegalArgumentException("poolSize must be at least 1: " + poolSize);
       }
     }
 
+    /**
+     * The settings of the database at the JDBC URL {@code url} as a store gives it: its {@link
+     * Dialect#forUrl dialect}, and the {@link Dialect#connectionUrl URL to connect with}.
+     *
+     * @param lockTimeout how long a writer waits for a row another transaction holds; null for the
+     *     database's default
+     * @throws IllegalArgumentException if no dialect takes the URL or it asks for an option that
+     *     would break the stores' guarantees; the message says which
+     */
+    public static Settings forUrl(
+        String name, String url, Duration lockTimeout, String user, String password, int poolSize) {
+      Dialect dialect = Dialect.forUrl(url);
+      return new Settings(
+          name, dialect, dialect.connectionUrl(url, lockTimeout), user, password, poolSize);
+    }
+
     @Override
     public String toString() {
-      return "Settings[name=" + name + ", url=" + url + ", poolSize=" + poolSize + "]";
+      return "Settings[name="
+          + name
+          + ", dialect="
+          + dialect.name()
+          + ", url="
+          + url
+          + ", poolSize="
+          + poolSize
+          + "]";
     }
   }
 
@@ -71,19 +99,13 @@ public final class Database implements AutoCloseable {
   }
 
   private final Settings settings;
-  private final Dialect dialect;
   private final HikariDataSource pool;
   private final Housekeeping housekeeping;
   private final int migratedFrom;
 
   private Database(
-      Settings settings,
-      Dialect dialect,
-      HikariDataSource pool,
-      Housekeeping housekeeping,
-      int migratedFrom) {
+      Settings settings, HikariDataSource pool, Housekeeping housekeeping, int migratedFrom) {
     this.settings = settings;
-    this.dialect = dialect;
     this.pool = pool;
     this.housekeeping = housekeeping;
     this.migratedFrom = migratedFrom;
@@ -96,11 +118,10 @@ public final class Database implements AutoCloseable {
    * @throws NewerSchemaException if a later release wrote the tables
    * @throws SQLException if the database cannot be opened (the driver's error) or migrated
    */
-  public static Database open(Dialect dialect, Settings settings, VersionedSchema schema)
-      throws SQLException {
-    requireNonNull(dialect, "dialect is null");
+  public static Database open(Settings settings, VersionedSchema schema) throws SQLException {
     requireNonNull(settings, "settings is null");
     requireNonNull(schema, "schema is null");
+    Dialect dialect = settings.dialect();
     DataSource unpooled = dialect.dataSource(settings.url(), settings.user(), settings.password());
     // Opened here rather than by the pool, so that a database that cannot be opened fails at once
     // with the driver's own error; it keeps an embedded database open until the pool holds it.
@@ -113,7 +134,7 @@ public final class Database implements AutoCloseable {
       try (Connection c = pool.getConnection()) {
         housekeeping = dialect.startHousekeeping(c, settings.name());
       }
-      return new Database(settings, dialect, pool, housekeeping, found);
+      return new Database(settings, pool, housekeeping, found);
     } catch (SQLException | RuntimeException | Error e) {
       if (pool != null) {
         pool.close();
@@ -141,7 +162,7 @@ public final class Database implements AutoCloseable {
 
   /** The dialect of this database. */
   public Dialect dialect() {
-    return dialect;
+    return settings.dialect();
   }
 
   /** The URL connections are opened with (no secret). */
@@ -211,6 +232,11 @@ public final class Database implements AutoCloseable {
     return SchemaMigrator.firstLine(e.getMessage());
   }
 
+  /** {@code SQLSTATE <state>, error <code>} of {@code e}, for messages that name what failed. */
+  public static String errorCodes(SQLException e) {
+    return "SQLSTATE " + e.getSQLState() + ", error " + e.getErrorCode();
+  }
+
   /** Whether {@link #close} was called. */
   public boolean isClosed() {
     return pool.isClosed();
@@ -232,6 +258,6 @@ public final class Database implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "Database[" + settings.name() + ", " + dialect.name() + "]";
+    return "Database[" + settings.name() + ", " + settings.dialect().name() + "]";
   }
 }

@@ -63,7 +63,7 @@ final class Samples {
   }
 
   static Database open(Path dir) throws SQLException {
-    return Database.open(H2, new Database.Settings("sample db", url(dir), null, null, 2), SCHEMA);
+    return Database.open(new Database.Settings("sample db", H2, url(dir), null, null, 2), SCHEMA);
   }
 
   /** A plain connection to the database in {@code dir}, outside any pool. */

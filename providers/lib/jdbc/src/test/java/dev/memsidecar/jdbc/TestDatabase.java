@@ -68,8 +68,7 @@ class TestDatabase {
     String url = Samples.url(dir);
     try (Database owner =
         Database.open(
-            Samples.H2,
-            new Database.Settings("owned", url, "svc", "s3cret-pw", 1),
+            new Database.Settings("owned", Samples.H2, url, "svc", "s3cret-pw", 1),
             Samples.SCHEMA)) {
       owner.call(c -> update(c, "INSERT INTO notes (id, body) VALUES (1, 'guarded')"));
     }
@@ -78,16 +77,14 @@ class TestDatabase {
             SQLException.class,
             () ->
                 Database.open(
-                    Samples.H2,
-                    new Database.Settings("guessed", url, "svc", "guess-pw", 1),
+                    new Database.Settings("guessed", Samples.H2, url, "svc", "guess-pw", 1),
                     Samples.SCHEMA));
     assertEquals("28000", e.getSQLState(), e.getMessage());
     assertFalse(e.getMessage().contains("guess-pw"), e.getMessage());
     // Nothing of the failed open stays: the right credentials open it again.
     try (Database again =
         Database.open(
-            Samples.H2,
-            new Database.Settings("owned", url, "svc", "s3cret-pw", 1),
+            new Database.Settings("owned", Samples.H2, url, "svc", "s3cret-pw", 1),
             Samples.SCHEMA)) {
       assertEquals(
           List.of("guarded"), again.call(c -> Samples.column(c, "SELECT body FROM notes")));
@@ -110,11 +107,12 @@ class TestDatabase {
 
   @Test
   void settingsNeverShowThePassword() {
-    Database.Settings s = new Database.Settings("db", "jdbc:h2:mem:x", "svc", "s3cret-pw", 1);
+    Database.Settings s =
+        Database.Settings.forUrl("db", "jdbc:h2:mem:x", null, "svc", "s3cret-pw", 1);
     assertFalse(s.toString().contains("s3cret-pw"), s.toString());
     assertThrows(
         IllegalArgumentException.class,
-        () -> new Database.Settings("db", "jdbc:h2:mem:x", null, null, 0));
+        () -> Database.Settings.forUrl("db", "jdbc:h2:mem:x", null, null, null, 0));
   }
 
   private static int update(Connection c, String sql) throws SQLException {
