@@ -37,9 +37,15 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * such "future" migrations and carry on. A migration that failed (Flyway records it, as H2 cannot
  * roll DDL back) is removed from the history ({@code repair}) and runs again, so an interrupted
  * migration carries on when the store opens again, as a crashed one does. Afterwards the legacy
- * table holds the version again ({@link VersionedSchema}). An up-to-date database costs one {@code
- * info} (the scripts are listed and the history read); nothing is written. Not thread-safe: one
- * store opens its database once.
+ * table holds the version again ({@link VersionedSchema}).
+ *
+ * <p>A database whose legacy table and history both say the schema's version, with no failed
+ * migration, is opened without starting Flyway: a few queries, nothing written. Flyway's classes
+ * and its listing of the scripts cost CPU at every start and there is nothing for it to do (a
+ * sidecar on a 5,000-record data folder used 3.1 s of CPU to {@code listening} before Flyway, 4.0 s
+ * with Flyway at every open of its three databases, 3.2 s with this shortcut). Flyway checks the
+ * scripts against the history (their checksums) whenever it runs. Not thread-safe: one store opens
+ * its database once.
  */
 final class SchemaMigrator {
   private static final System.Logger LOG = System.getLogger(SchemaMigrator.class.getName());
@@ -52,13 +58,17 @@ final class SchemaMigrator {
    *
    * @param database what log lines and messages call the database (no secret)
    * @throws NewerSchemaException if a later release wrote the tables
-   * @throws SQLException if a migration fails; the message names it
+   * @throws SQLException if a migration fails; the message says what the database said (Flyway logs
+   *     which migration failed)
    */
   static int migrate(DataSource source, Dialect dialect, VersionedSchema schema, String database)
       throws SQLException {
     Integer legacy;
     try (Connection c = source.getConnection()) {
       legacy = legacyVersion(c, schema.legacyVersionTable());
+      if (legacy != null && legacy == schema.version() && historyIsAt(c, schema)) {
+        return schema.version();
+      }
     }
     MigrationVersion latest = MigrationVersion.fromVersion(Integer.toString(schema.version()));
     Flyway flyway = flyway(source, dialect, schema, legacy == null ? 0 : legacy);
@@ -178,17 +188,58 @@ final class SchemaMigrator {
         .orElse(null);
   }
 
-  /** The version in the legacy table: null if there is no such table, 0 if it has no row. */
-  private static Integer legacyVersion(Connection c, String table) throws SQLException {
+  /**
+   * Whether Flyway's history says every migration up to the schema's version ran and none failed,
+   * read with plain SQL (Flyway's history table has the same columns in every release since 4).
+   * False when in doubt (no history, a version that is not a whole number): Flyway then decides.
+   */
+  private static boolean historyIsAt(Connection c, VersionedSchema schema) throws SQLException {
+    if (!tableExists(c, schema.historyTable(), false)) {
+      return false;
+    }
+    int highest = 0;
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT \"version\", \"success\" FROM \""
+                    + schema.historyTable()
+                    + "\" WHERE \"version\" IS NOT NULL")) {
+      while (rs.next()) {
+        if (!rs.getBoolean(2)) {
+          return false;
+        }
+        try {
+          highest = Math.max(highest, Integer.parseInt(rs.getString(1)));
+        } catch (NumberFormatException e) {
+          return false;
+        }
+      }
+    }
+    return highest == schema.version();
+  }
+
+  /**
+   * Whether {@code table} exists in the connection's schema; an unquoted name is looked up as the
+   * database stores unquoted identifiers, a quoted one as it is.
+   */
+  private static boolean tableExists(Connection c, String table, boolean unquoted)
+      throws SQLException {
     DatabaseMetaData meta = c.getMetaData();
     String stored =
-        meta.storesUpperCaseIdentifiers()
-            ? table.toUpperCase(Locale.ROOT)
-            : meta.storesLowerCaseIdentifiers() ? table.toLowerCase(Locale.ROOT) : table;
+        !unquoted
+            ? table
+            : meta.storesUpperCaseIdentifiers()
+                ? table.toUpperCase(Locale.ROOT)
+                : meta.storesLowerCaseIdentifiers() ? table.toLowerCase(Locale.ROOT) : table;
     try (ResultSet rs = meta.getTables(c.getCatalog(), c.getSchema(), stored, null)) {
-      if (!rs.next()) {
-        return null;
-      }
+      return rs.next();
+    }
+  }
+
+  /** The version in the legacy table: null if there is no such table, 0 if it has no row. */
+  private static Integer legacyVersion(Connection c, String table) throws SQLException {
+    if (!tableExists(c, table, true)) {
+      return null;
     }
     try (Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT version FROM " + table + " WHERE id = 1")) {
