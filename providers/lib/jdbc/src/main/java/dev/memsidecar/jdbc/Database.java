@@ -16,14 +16,16 @@ import javax.sql.DataSource;
  * opens, {@link VersionedSchema}) and its {@link Housekeeping}; the one place the stores borrow a
  * connection ({@link #call}) and run a transaction ({@link #inTransaction}).
  *
- * <p><b>Connections.</b> A fixed pool of {@code poolSize}: {@link #open} opens a first connection
- * itself, so a database that cannot be opened (another process holds the H2 file: "Database may be
- * already in use"; a wrong password) fails there at once with the driver's own error; the pool's
- * open in the background. Connections live as long as the pool (no maximum lifetime, no idle
- * eviction, no keep-alive queries), so an idle store does no I/O and an embedded database stays
- * open. A caller waits at most {@value #BORROW_TIMEOUT_MILLIS} ms for a free connection, then gets
- * {@link NoFreeConnectionException}. A connection that failed with a broken-connection error is
- * replaced. After {@link #close} every call fails ({@link #isClosed} tells why).
+ * <p><b>Connections.</b> A fixed pool of {@code poolSize}, plus one connection {@link #open} opens
+ * first, outside the pool: a database that cannot be opened (another process holds the H2 file:
+ * "Database may be already in use"; a wrong password) fails there at once with the driver's own
+ * error; the housekeeping starts on it; and it holds an embedded database open until {@link #close}
+ * (H2 closes one with its last connection), whatever the pool does. The pool's connections open in
+ * the background, while the schema is migrated, and live as long as the pool (no maximum lifetime,
+ * no idle eviction, no keep-alive queries), so an idle store does no I/O. A caller waits at most
+ * {@value #BORROW_TIMEOUT_MILLIS} ms for a free connection, then gets {@link
+ * NoFreeConnectionException}. A connection that failed with a broken-connection error is replaced.
+ * After {@link #close} every call fails ({@link #isClosed} tells why).
  *
  * <p>Thread-safe. Errors are {@link SQLException}s for the store to map to its callers' terms: this
  * library knows nothing of the sidecar's API.
@@ -100,12 +102,18 @@ public final class Database implements AutoCloseable {
 
   private final Settings settings;
   private final HikariDataSource pool;
+  private final Connection keeper;
   private final Housekeeping housekeeping;
   private final int migratedFrom;
 
   private Database(
-      Settings settings, HikariDataSource pool, Housekeeping housekeeping, int migratedFrom) {
+      Settings settings,
+      HikariDataSource pool,
+      Connection keeper,
+      Housekeeping housekeeping,
+      int migratedFrom) {
     this.settings = settings;
+    this.keeper = keeper;
     this.pool = pool;
     this.housekeeping = housekeeping;
     this.migratedFrom = migratedFrom;
@@ -123,23 +131,27 @@ public final class Database implements AutoCloseable {
     requireNonNull(schema, "schema is null");
     Dialect dialect = settings.dialect();
     DataSource unpooled = dialect.dataSource(settings.url(), settings.user(), settings.password());
-    // Opened here rather than by the pool, so that a database that cannot be opened fails at once
-    // with the driver's own error; it keeps an embedded database open until the pool holds it.
-    Connection first = unpooled.getConnection();
+    Connection keeper = unpooled.getConnection();
     HikariDataSource pool = null;
-    try (first) {
+    try {
       pool = pool(settings, unpooled);
       int found = SchemaMigrator.migrate(unpooled, dialect, schema, settings.name());
-      Housekeeping housekeeping;
-      try (Connection c = pool.getConnection()) {
-        housekeeping = dialect.startHousekeeping(c, settings.name());
-      }
-      return new Database(settings, pool, housekeeping, found);
+      Housekeeping housekeeping = dialect.startHousekeeping(keeper, settings.name());
+      return new Database(settings, pool, keeper, housekeeping, found);
     } catch (SQLException | RuntimeException | Error e) {
       if (pool != null) {
         pool.close();
       }
+      closeQuietly(keeper, e);
       throw e;
+    }
+  }
+
+  private static void closeQuietly(Connection c, Throwable cause) {
+    try {
+      c.close();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
     }
   }
 
@@ -253,6 +265,11 @@ public final class Database implements AutoCloseable {
     }
     housekeeping.close();
     pool.close();
+    try {
+      keeper.close();
+    } catch (SQLException e) {
+      LOG.log(Level.DEBUG, () -> settings.name() + ": closing its first connection failed", e);
+    }
     LOG.log(Level.DEBUG, () -> settings.name() + ": closed " + settings.url());
   }
 

@@ -2,7 +2,6 @@ package dev.memsidecar.jdbc;
 
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -65,8 +64,8 @@ final class SchemaMigrator {
       throws SQLException {
     Integer legacy;
     try (Connection c = source.getConnection()) {
-      legacy = legacyVersion(c, schema.legacyVersionTable());
-      if (legacy != null && legacy == schema.version() && historyIsAt(c, schema)) {
+      legacy = legacyVersion(c, dialect, schema.legacyVersionTable());
+      if (legacy != null && legacy == schema.version() && historyIsAt(c, dialect, schema)) {
         return schema.version();
       }
     }
@@ -193,10 +192,8 @@ final class SchemaMigrator {
    * read with plain SQL (Flyway's history table has the same columns in every release since 4).
    * False when in doubt (no history, a version that is not a whole number): Flyway then decides.
    */
-  private static boolean historyIsAt(Connection c, VersionedSchema schema) throws SQLException {
-    if (!tableExists(c, schema.historyTable(), false)) {
-      return false;
-    }
+  private static boolean historyIsAt(Connection c, Dialect dialect, VersionedSchema schema)
+      throws SQLException {
     int highest = 0;
     try (Statement st = c.createStatement();
         ResultSet rs =
@@ -214,36 +211,30 @@ final class SchemaMigrator {
           return false;
         }
       }
+    } catch (SQLException e) {
+      if (dialect.isUndefinedTable(e)) {
+        return false;
+      }
+      throw e;
     }
     return highest == schema.version();
   }
 
   /**
-   * Whether {@code table} exists in the connection's schema; an unquoted name is looked up as the
-   * database stores unquoted identifiers, a quoted one as it is.
+   * The version in the legacy table: null if there is no such table, 0 if it has no row. (A
+   * statement that fails on a missing table, rather than the database's metadata, which H2 builds
+   * slowly.)
    */
-  private static boolean tableExists(Connection c, String table, boolean unquoted)
+  private static Integer legacyVersion(Connection c, Dialect dialect, String table)
       throws SQLException {
-    DatabaseMetaData meta = c.getMetaData();
-    String stored =
-        !unquoted
-            ? table
-            : meta.storesUpperCaseIdentifiers()
-                ? table.toUpperCase(Locale.ROOT)
-                : meta.storesLowerCaseIdentifiers() ? table.toLowerCase(Locale.ROOT) : table;
-    try (ResultSet rs = meta.getTables(c.getCatalog(), c.getSchema(), stored, null)) {
-      return rs.next();
-    }
-  }
-
-  /** The version in the legacy table: null if there is no such table, 0 if it has no row. */
-  private static Integer legacyVersion(Connection c, String table) throws SQLException {
-    if (!tableExists(c, table, true)) {
-      return null;
-    }
     try (Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT version FROM " + table + " WHERE id = 1")) {
       return rs.next() ? rs.getInt(1) : 0;
+    } catch (SQLException e) {
+      if (dialect.isUndefinedTable(e)) {
+        return null;
+      }
+      throw e;
     }
   }
 
