@@ -178,8 +178,9 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
-  MemoryWriter writer(ControlStore control, EventBus events, Embedder embedder, Clock clock) {
-    return new MemoryWriter(control, events, embedder, clock, config.runs().shortTermTtl());
+  MemoryWriter writer(
+      ControlStore control, EventBus events, Embedder embedder, Clock clock, TextRules text) {
+    return new MemoryWriter(control, events, embedder, clock, text, config.runs().shortTermTtl());
   }
 
   @Provides

@@ -10,11 +10,11 @@ import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.WriteCandidate.Destination;
 import dev.memsidecar.core.WriteCandidate.Origin;
-import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.run.Dedupe;
-import dev.memsidecar.core.run.LowValueFilter;
+import dev.memsidecar.core.run.RunStore;
+import dev.memsidecar.language.TextRules;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,8 +30,8 @@ import java.util.Set;
  *
  * <ol>
  *   <li>the first reason to reject it, if any: writes refused for the whole call ({@link
- *       Destination.WritesRefused}), then the low-value filter ({@link LowValueFilter#reason}; not
- *       for a {@link WriteCandidate#verbatim() verbatim} candidate), then no profile to keep it
+ *       Destination.WritesRefused}), then the low-value filter ({@link TextRules#lowValueReason};
+ *       not for a {@link WriteCandidate#verbatim() verbatim} candidate), then no profile to keep it
  *       ({@link Destination.NoProfile}), then the write gate's verdict; a rejected candidate is
  *       written nowhere;
  *   <li>under the lock of its namespace: a record that already has the candidate's id is an earlier
@@ -64,10 +64,11 @@ public final class MemoryWriter {
   /** The longest summary: the first line of the content, cut with "...". */
   public static final int SUMMARY_CHARS = 160;
 
-  private final ControlStore audit;
+  private final RunStore audit;
   private final EventBus events;
   private final Embedder embedder;
   private final Clock clock;
+  private final TextRules text;
   private final Duration shortTermTtl;
   private final Object[] namespaceLocks = new Object[64];
 
@@ -75,14 +76,21 @@ public final class MemoryWriter {
    * @param audit where the decisions of {@link #writeAndAudit} are kept
    * @param events where decisions and supersessions are emitted
    * @param embedder embeds the neighbour search's query
+   * @param text the low-value rules of every language the build reads
    * @param shortTermTtl how long a short-term memory is recalled
    */
   public MemoryWriter(
-      ControlStore audit, EventBus events, Embedder embedder, Clock clock, Duration shortTermTtl) {
+      RunStore audit,
+      EventBus events,
+      Embedder embedder,
+      Clock clock,
+      TextRules text,
+      Duration shortTermTtl) {
     this.audit = requireNonNull(audit, "audit is null");
     this.events = requireNonNull(events, "events is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.text = requireNonNull(text, "text is null");
     this.shortTermTtl = requireNonNull(shortTermTtl, "shortTermTtl is null");
     for (int i = 0; i < namespaceLocks.length; i++) {
       namespaceLocks[i] = new Object();
@@ -204,12 +212,12 @@ public final class MemoryWriter {
   }
 
   /** The first reason to reject the candidate (see the class description), or null. */
-  private static String refusal(WriteCandidate c) {
+  private String refusal(WriteCandidate c) {
     if (c.destination() instanceof Destination.WritesRefused refused) {
       return refused.reason();
     }
     if (!c.verbatim()) {
-      Optional<String> lowValue = LowValueFilter.reason(c.record().content());
+      Optional<String> lowValue = text.lowValueReason(c.record().content());
       if (lowValue.isPresent()) {
         return lowValue.get();
       }

@@ -99,7 +99,9 @@ final class Engines {
     EventBus events = new EventBus();
     ToolRuleService toolRules =
         new ToolRuleService(access, control, events, clock, TextRules.standard());
-    MemoryWriter writer = new MemoryWriter(control, events, embedder, clock, runs.shortTermTtl());
+    MemoryWriter writer =
+        new MemoryWriter(
+            control, events, embedder, clock, TextRules.standard(), runs.shortTermTtl());
     RunService runService =
         new RunService(
             catalog,

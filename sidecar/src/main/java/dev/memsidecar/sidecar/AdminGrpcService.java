@@ -4,10 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.core.EngineStatus;
 import dev.memsidecar.core.MemoryEngine;
-import dev.memsidecar.core.control.DecisionEntry;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.events.Watch;
+import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.Flags;
 import dev.memsidecar.proto.v1.GetStatusRequest;

@@ -29,7 +29,6 @@ import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.WriteGate;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
-import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.toolrules.ToolRule;
@@ -104,7 +103,7 @@ public final class RunService {
   private final AccessPolicy access;
   private final NamespaceResolver namespaces;
   private final Recall recall;
-  private final ControlStore control;
+  private final RunStore control;
   private final EventBus events;
   private final Extractors extractors;
   private final ToolRuleService toolRules;
@@ -119,7 +118,7 @@ public final class RunService {
       AccessPolicy access,
       NamespaceResolver namespaces,
       Recall recall,
-      ControlStore control,
+      RunStore control,
       EventBus events,
       Extractors extractors,
       ToolRuleService toolRules,
@@ -152,7 +151,7 @@ public final class RunService {
   }
 
   /** The audit and the run results. */
-  public ControlStore control() {
+  public RunStore control() {
     return control;
   }
 

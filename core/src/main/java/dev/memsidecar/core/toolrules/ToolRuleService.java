@@ -14,7 +14,6 @@ import dev.memsidecar.core.AccessPolicy;
 import dev.memsidecar.core.Limits;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
-import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.language.TextRules;
@@ -74,7 +73,7 @@ public final class ToolRuleService {
           .thenComparing(ToolRule::id);
 
   private final AccessPolicy access;
-  private final ControlStore control;
+  private final ToolRuleStore control;
   private final EventBus events;
   private final Clock clock;
   private final TextRules text;
@@ -91,7 +90,7 @@ public final class ToolRuleService {
    *     a call's arguments against a rule's objects
    */
   public ToolRuleService(
-      AccessPolicy access, ControlStore control, EventBus events, Clock clock, TextRules text) {
+      AccessPolicy access, ToolRuleStore control, EventBus events, Clock clock, TextRules text) {
     this.access = requireNonNull(access, "access is null");
     this.control = requireNonNull(control, "control is null");
     this.events = requireNonNull(events, "events is null");

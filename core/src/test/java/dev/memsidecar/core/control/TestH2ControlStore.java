@@ -13,6 +13,8 @@ import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.WriteDecision.Outcome;
+import dev.memsidecar.core.run.DecisionEntry;
+import dev.memsidecar.core.run.DecisionQuery;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
 import dev.memsidecar.core.toolrules.ToolRule;

@@ -12,6 +12,7 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.run.Dedupe.Match;
 import dev.memsidecar.core.run.Dedupe.Relation;
+import dev.memsidecar.language.TextRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -123,7 +124,7 @@ class TestDedupe {
       assertEquals(
           Relation.DUPLICATE,
           Dedupe.match(text, MemoryKind.SEMANTIC, List.of(same)).orElseThrow().relation());
-      LowValueFilter.reason(text);
+      TextRules.standard().lowValueReason(text);
     }
   }
 

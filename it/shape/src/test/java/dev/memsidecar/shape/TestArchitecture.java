@@ -18,10 +18,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The dependency arrows {@code sidecar -> core -> api <- providers}, checked on the main classes of
- * every module (tests excluded). The enforcer rules of the parent pom check the same arrows on the
- * Maven dependencies; these check what the code actually references. Each rule also fails when no
- * class of the package it guards was imported, so a moved package cannot pass unnoticed.
+ * The dependency arrows {@code sidecar -> core -> api <- providers} (and {@code core, providers ->
+ * language, jdbc}, the libraries of {@code providers/lib}; inside core {@code control -> run,
+ * toolrules}), checked on the main classes of every module (tests excluded). The enforcer rules of
+ * the parent pom check the same arrows on the Maven dependencies; these check what the code
+ * actually references. Each rule also fails when no class of the package it guards was imported, so
+ * a moved package cannot pass unnoticed.
  */
 class TestArchitecture {
   private static JavaClasses classes;
@@ -223,6 +225,35 @@ class TestArchitecture {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("dev.memsidecar.sidecar", "dev.memsidecar.sidecar.config..")
+        .check(classes);
+  }
+
+  @Test
+  void jdbcBaseUsesOnlyTheJdkH2HikariAndFlyway() {
+    classes()
+        .that()
+        .resideInAPackage("dev.memsidecar.jdbc..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..",
+            "javax.sql..",
+            "org.h2..",
+            "com.zaxxer.hikari..",
+            "org.flywaydb..",
+            "dev.memsidecar.jdbc..")
+        .check(classes);
+  }
+
+  @Test
+  void runsAndToolRulesDoNotSeeTheControlStoreThatKeepsThem() {
+    // control/ implements RunStore and ToolRuleStore: the arrow points control -> run, toolrules.
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.memsidecar.core.run..", "dev.memsidecar.core.toolrules..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.memsidecar.core.control..")
         .check(classes);
   }
 }

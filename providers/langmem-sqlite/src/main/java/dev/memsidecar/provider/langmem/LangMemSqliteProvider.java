@@ -13,17 +13,19 @@ import java.util.Set;
 /**
  * The {@code langmem-sqlite} provider (alias {@code langmem}): records and their embeddings in two
  * SQL tables, after the LangMem SQLite service. By default an H2 file {@code langmem.mv.db} in the
- * profile's data directory; any JDBC URL whose driver is on the class path works (PostgreSQL and
- * SQLite are the ones meant, see {@link SqlDialect}).
+ * profile's data directory; any H2 URL works. Other databases come with a dialect of the JDBC base
+ * ({@link dev.memsidecar.jdbc.Dialect}; PostgreSQL is next); a URL of a database without one fails
+ * {@link #open} with INVALID_ARGUMENT naming {@code jdbc.url}.
  *
  * <p>Settings ({@code spec.settings}), all optional:
  *
  * <ul>
  *   <li>{@code jdbc.url}: default {@code jdbc:h2:file:<dataDirectory>/langmem}. For H2 the store
  *       adds {@code WRITE_DELAY=0}, {@code FILE_LOCK=FS}, {@code DB_CLOSE_ON_EXIT=FALSE}, {@code
- *       MAX_COMPACT_TIME=0} and {@code CACHE_SIZE=4096} ({@link H2Dialect} says why) and rejects a
- *       URL that sets the first two otherwise. Messages and logs show the URL as it is, so it must
- *       hold no credentials;
+ *       MAX_COMPACT_TIME=0} and {@code CACHE_SIZE=4096} ({@link dev.memsidecar.jdbc.h2.H2Options}
+ *       says why) and rejects a URL that sets the first two otherwise, or names no in-memory
+ *       database ({@code jdbc:h2:mem:}: each pooled connection would get its own). Messages and
+ *       logs show the URL as it is, so it must hold no credentials;
  *   <li>{@code jdbc.user}, {@code jdbc.password}: the credentials, handed to the driver apart from
  *       the URL. {@code jdbc.password} is {@linkplain #sensitiveSettings() sensitive}: the engine
  *       masks it and this provider never shows it;

@@ -14,24 +14,20 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
-import dev.memsidecar.provider.h2.H2Housekeeping;
+import dev.memsidecar.jdbc.Database;
+import dev.memsidecar.jdbc.Dialect;
+import dev.memsidecar.jdbc.NoFreeConnectionException;
 import dev.memsidecar.toolkit.HybridIndex;
 import dev.memsidecar.toolkit.HybridScore;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
-import java.sql.Driver;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -43,12 +39,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * record that is not ACTIVE) in one transaction; the embedding is of {@code content + "\n" +
  * context}, reused from the namespace's index when that holds the record with the same text ({@link
  * HybridIndex#vectorIfSameText}). When it returns the transaction is committed, and on H2 written
- * to the file ({@link H2Dialect} explains {@code WRITE_DELAY=0}), so it survives {@code kill -9} of
- * this process. Puts and deletes of all namespaces go through one {@link GroupCommitter}: those
- * that arrive while a transaction commits share the next one (up to {@value #MAX_BATCH}), so
- * concurrent writers pay for one commit (on H2, one chunk written to the file) together, not each.
- * A batch whose transaction fails is written again one write per transaction, so a write the
- * database refuses fails alone.
+ * to the file ({@link dev.memsidecar.jdbc.h2.H2Options} explains {@code WRITE_DELAY=0}), so it
+ * survives {@code kill -9} of this process. Puts and deletes of all namespaces go through one
+ * {@link GroupCommitter}: those that arrive while a transaction commits share the next one (up to
+ * {@value #MAX_BATCH}), so concurrent writers pay for one commit (on H2, one chunk written to the
+ * file) together, not each. A batch whose transaction fails is written again one write per
+ * transaction, so a write the database refuses fails alone.
  *
  * <p><b>Embedders.</b> Each vector row names the {@linkplain Embedder#name() embedder} that made
  * it. Opening the store with another embedder (another name or length) than made the stored vectors
@@ -66,13 +62,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>Listing.</b> Newest first by ({@code created_at} DESC, {@code id} DESC), paged by keyset
  * ({@link ListCursor}), so a page boundary never moves when newer records arrive.
  *
- * <p><b>Thread-safety.</b> All methods may be called from many threads. Connections come from a
- * {@link ConnectionPool}. Writes run in batches one at a time, changing the database and then the
- * indexes in one order; a namespace's index is registered before it loads, so the writes committed
- * while it loads are applied to it when it is ready ({@link NamespaceIndexCache}); loading one
- * namespace takes one of {@value #LOCK_STRIPES} lock stripes, so two first searches load it once.
- * Reads and searches take no lock of the store. After {@link #close()} every call fails with
- * FAILED_PRECONDITION.
+ * <p><b>Thread-safety.</b> All methods may be called from many threads. Connections come from the
+ * JDBC base's pool ({@link Database}). Writes run in batches one at a time, changing the database
+ * and then the indexes in one order; a namespace's index is registered before it loads, so the
+ * writes committed while it loads are applied to it when it is ready ({@link NamespaceIndexCache});
+ * loading one namespace takes one of {@value #LOCK_STRIPES} lock stripes, so two first searches
+ * load it once. Reads and searches take no lock of the store. After {@link #close()} every call
+ * fails with FAILED_PRECONDITION.
  */
 final class LangMemSqliteStore implements MemoryStore {
   static final int INDEXED_NAMESPACES = 256;
@@ -96,8 +92,7 @@ final class LangMemSqliteStore implements MemoryStore {
   private final String profileId;
   private final String connectUrl;
   private final Embedder embedder;
-  private final ConnectionPool pool;
-  private final H2Housekeeping housekeeping;
+  private final Database db;
   private final String upsertRecord;
   private final String upsertVector;
   private final NamespaceIndexCache indexes = new NamespaceIndexCache(INDEXED_NAMESPACES);
@@ -123,18 +118,12 @@ final class LangMemSqliteStore implements MemoryStore {
     }
   }
 
-  private LangMemSqliteStore(
-      String profileId,
-      String connectUrl,
-      Embedder embedder,
-      SqlDialect dialect,
-      ConnectionPool pool,
-      H2Housekeeping housekeeping) {
+  private LangMemSqliteStore(String profileId, Embedder embedder, Database db) {
     this.profileId = profileId;
-    this.connectUrl = connectUrl;
+    this.connectUrl = db.url();
     this.embedder = embedder;
-    this.pool = pool;
-    this.housekeeping = housekeeping;
+    this.db = db;
+    Dialect dialect = db.dialect();
     this.upsertRecord = dialect.upsert(RecordRows.TABLE, RecordRows.COLUMNS, RecordRows.KEY);
     this.upsertVector = dialect.upsert(Schema.VECTORS, Schema.VECTOR_COLUMNS, Schema.VECTOR_KEY);
     for (int i = 0; i < stripes.length; i++) {
@@ -143,13 +132,15 @@ final class LangMemSqliteStore implements MemoryStore {
   }
 
   /**
-   * Connects to {@code url}, creating or checking the tables.
+   * Connects to {@code url}, creating or migrating the tables ({@link Schema}), and embeds again
+   * the vectors another embedder made ({@link Reembedding}).
    *
    * @param urlField the settings key {@code url} came from, named in INVALID_ARGUMENT errors
    * @param password never shown: messages and logs show the URL, so a password belongs here, not in
    *     the URL
-   * @throws MemoryException INVALID_ARGUMENT for a URL whose options break the store's guarantees;
-   *     UNAVAILABLE when the database cannot be opened (the message names the URL)
+   * @throws MemoryException INVALID_ARGUMENT for a URL of a database without a dialect, or whose
+   *     options break the store's guarantees; UNAVAILABLE when the database cannot be opened or was
+   *     written by a later release (the message names the URL)
    */
   static LangMemSqliteStore open(
       String profileId,
@@ -162,56 +153,22 @@ final class LangMemSqliteStore implements MemoryStore {
     requireNonNull(profileId, "profileId is null");
     requireNonNull(url, "url is null");
     requireNonNull(embedder, "embedder is null");
-    SqlDialect dialect = SqlDialect.forUrl(url);
-    String connectUrl = dialect.connectionUrl(url, urlField);
-    Properties props = new Properties();
-    if (user != null) {
-      props.setProperty("user", user);
-    }
-    if (password != null) {
-      props.setProperty("password", password);
-    }
-    ConnectionPool pool = null;
-    H2Housekeeping housekeeping;
+    Database.Settings settings;
     try {
-      Driver driver = driverFor(connectUrl);
-      ConnectionPool.Opener opener =
-          () -> {
-            Connection c = driver.connect(connectUrl, props);
-            if (c == null) {
-              throw new SQLException("driver " + driver.getClass().getName() + " refused the URL");
-            }
-            return c;
-          };
-      pool =
-          new ConnectionPool(
-              opener, poolSize, "langmem-sqlite store of profile '" + profileId + "'");
-      int found = pool.call(c -> Schema.ensure(c, dialect));
-      if (found > Schema.VERSION) {
-        throw MemoryException.unavailable(
-            "langmem-sqlite: cannot open "
-                + connectUrl
-                + ": its tables are at schema version "
-                + found
-                + "; this provider reads up to "
-                + Schema.VERSION,
-            null);
-      }
-      pool.call(c -> Reembedding.run(c, embedder, profileId));
-      housekeeping =
-          pool.call(c -> H2Housekeeping.start(c, "langmem-sqlite profile '" + profileId + "'"));
+      settings = Database.Settings.forUrl(describe(profileId), url, null, user, password, poolSize);
+    } catch (IllegalArgumentException e) {
+      throw MemoryException.invalidArgument(urlField, cannotOpen(url, profileId, e.getMessage()));
+    }
+    Database db = null;
+    try {
+      db = Database.open(settings, Schema.SCHEMA);
+      db.call(c -> Reembedding.run(c, embedder, profileId));
     } catch (SQLException e) {
-      closeQuietly(pool);
+      closeQuietly(db);
       throw MemoryException.unavailable(
-          "langmem-sqlite: cannot open "
-              + connectUrl
-              + " for profile '"
-              + profileId
-              + "': "
-              + firstLine(e.getMessage()),
-          e);
+          cannotOpen(settings.url(), profileId, Database.firstLine(e)), e);
     } catch (RuntimeException e) {
-      closeQuietly(pool);
+      closeQuietly(db);
       throw e;
     }
     LOG.log(
@@ -221,15 +178,23 @@ final class LangMemSqliteStore implements MemoryStore {
                 Locale.ROOT,
                 "langmem-sqlite: profile '%s' opened %s (%s dialect, %d connections)",
                 profileId,
-                connectUrl,
-                dialect.name(),
+                settings.url(),
+                settings.dialect().name(),
                 poolSize));
-    LangMemSqliteStore store =
-        new LangMemSqliteStore(profileId, connectUrl, embedder, dialect, pool, housekeeping);
+    LangMemSqliteStore store = new LangMemSqliteStore(profileId, embedder, db);
     Thread warm = new Thread(store::warm, "langmem-sqlite-warm-" + profileId);
     warm.setDaemon(true);
     warm.start();
     return store;
+  }
+
+  private static String cannotOpen(String url, String profileId, String why) {
+    return "langmem-sqlite: cannot open " + url + " for profile '" + profileId + "': " + why;
+  }
+
+  /** What messages call the store of {@code profileId}. */
+  private static String describe(String profileId) {
+    return "langmem-sqlite store of profile '" + profileId + "'";
   }
 
   /**
@@ -240,7 +205,7 @@ final class LangMemSqliteStore implements MemoryStore {
   void warm() {
     try {
       List<Namespace> recent =
-          pool.call(
+          db.call(
               c -> {
                 List<Namespace> out = new ArrayList<>();
                 try (PreparedStatement st =
@@ -289,7 +254,7 @@ final class LangMemSqliteStore implements MemoryStore {
     Ids.require("id", id);
     ensureOpen();
     try {
-      return pool.call(
+      return db.call(
           c -> {
             try (PreparedStatement st =
                 c.prepareStatement(
@@ -320,7 +285,7 @@ final class LangMemSqliteStore implements MemoryStore {
     String sql = listSql(query.includeInactive(), after != null);
     try {
       List<MemoryRecord> rows =
-          pool.call(
+          db.call(
               c -> {
                 try (PreparedStatement st = c.prepareStatement(sql)) {
                   int i = 1;
@@ -405,8 +370,7 @@ final class LangMemSqliteStore implements MemoryStore {
       return;
     }
     closed = true;
-    housekeeping.close();
-    pool.close();
+    db.close();
     indexes.clear();
     LOG.log(
         Level.INFO,
@@ -442,7 +406,7 @@ final class LangMemSqliteStore implements MemoryStore {
    */
   private void commitBatch(List<Write> batch) {
     try {
-      pool.call(c -> writeAll(c, batch));
+      db.call(c -> writeAll(c, batch));
     } catch (SQLException | RuntimeException e) {
       if (batch.size() == 1) {
         fail(batch.get(0), e);
@@ -450,7 +414,7 @@ final class LangMemSqliteStore implements MemoryStore {
       }
       for (Write write : batch) {
         try {
-          pool.call(c -> writeAll(c, List.of(write)));
+          db.call(c -> writeAll(c, List.of(write)));
         } catch (SQLException | RuntimeException alone) {
           fail(write, alone);
           continue;
@@ -466,47 +430,45 @@ final class LangMemSqliteStore implements MemoryStore {
 
   /** Writes {@code batch} in order in one transaction on {@code c}. */
   private Void writeAll(Connection c, List<Write> batch) throws SQLException {
-    c.setAutoCommit(false);
-    try (PreparedStatement records = c.prepareStatement(upsertRecord);
-        PreparedStatement vectors = c.prepareStatement(upsertVector);
-        PreparedStatement deleteVectors =
-            c.prepareStatement(
-                "DELETE FROM " + Schema.VECTORS + " WHERE namespace = ? AND record_id = ?");
-        PreparedStatement deleteRecords =
-            c.prepareStatement(
-                "DELETE FROM " + RecordRows.TABLE + " WHERE namespace = ? AND id = ?")) {
-      for (Write w : batch) {
-        if (w.record != null) {
-          RecordRows.bind(records, w.record);
-          records.executeUpdate();
-        }
-        if (w.vector != null) {
-          vectors.setString(1, w.namespace.value());
-          vectors.setString(2, w.id);
-          vectors.setInt(3, w.vector.length);
-          vectors.setBytes(4, VectorBytes.encode(w.vector));
-          vectors.setString(5, embedder.name());
-          vectors.executeUpdate();
-        } else {
-          deleteVectors.setString(1, w.namespace.value());
-          deleteVectors.setString(2, w.id);
-          deleteVectors.executeUpdate();
-        }
-        if (w.record == null) {
-          deleteRecords.setString(1, w.namespace.value());
-          deleteRecords.setString(2, w.id);
-          w.existed = deleteRecords.executeUpdate() > 0;
-        }
-      }
-      c.commit();
-      commits.incrementAndGet();
-      return null;
-    } catch (SQLException | RuntimeException e) {
-      rollback(c, e);
-      throw e;
-    } finally {
-      c.setAutoCommit(true);
-    }
+    Database.inTransaction(
+        c,
+        () -> {
+          try (PreparedStatement records = c.prepareStatement(upsertRecord);
+              PreparedStatement vectors = c.prepareStatement(upsertVector);
+              PreparedStatement deleteVectors =
+                  c.prepareStatement(
+                      "DELETE FROM " + Schema.VECTORS + " WHERE namespace = ? AND record_id = ?");
+              PreparedStatement deleteRecords =
+                  c.prepareStatement(
+                      "DELETE FROM " + RecordRows.TABLE + " WHERE namespace = ? AND id = ?")) {
+            for (Write w : batch) {
+              if (w.record != null) {
+                RecordRows.bind(records, w.record);
+                records.executeUpdate();
+              }
+              if (w.vector != null) {
+                vectors.setString(1, w.namespace.value());
+                vectors.setString(2, w.id);
+                vectors.setInt(3, w.vector.length);
+                vectors.setBytes(4, VectorBytes.encode(w.vector));
+                vectors.setString(5, embedder.name());
+                vectors.executeUpdate();
+              } else {
+                deleteVectors.setString(1, w.namespace.value());
+                deleteVectors.setString(2, w.id);
+                deleteVectors.executeUpdate();
+              }
+              if (w.record == null) {
+                deleteRecords.setString(1, w.namespace.value());
+                deleteRecords.setString(2, w.id);
+                w.existed = deleteRecords.executeUpdate() > 0;
+              }
+            }
+          }
+          return null;
+        });
+    commits.incrementAndGet();
+    return null;
   }
 
   /** Applies a committed write to its namespace's index, if that is in memory (or loading). */
@@ -537,9 +499,8 @@ final class LangMemSqliteStore implements MemoryStore {
       return;
     }
     SQLException sql = (SQLException) e;
-    if (w.record != null && sql.getSQLState() != null && sql.getSQLState().startsWith("22")) {
-      // SQL class 22, data exception: a value the database cannot hold (too long for its
-      // limit, a NUL character in PostgreSQL text, ...). The input is at fault, not the store.
+    if (w.record != null && db.dialect().isDataException(sql)) {
+      // A value the database cannot hold: the input is at fault, not the store.
       w.fail(
           MemoryException.invalidArgument(
               "record",
@@ -601,7 +562,7 @@ final class LangMemSqliteStore implements MemoryStore {
         new HybridIndex(embedder.dimensions(), HybridScore.meaningWeightFor(embedder.name()));
     int width = RecordRows.COLUMNS.size();
     int reembedded =
-        pool.call(
+        db.call(
             c -> {
               int count = 0;
               try (PreparedStatement st =
@@ -658,15 +619,16 @@ final class LangMemSqliteStore implements MemoryStore {
 
   private void ensureOpen() {
     if (closed) {
-      throw MemoryException.failedPrecondition(
-          "langmem-sqlite store of profile '" + profileId + "' is closed");
+      throw MemoryException.failedPrecondition(describe(profileId) + " is closed");
     }
   }
 
   private MemoryException failure(String operation, SQLException e) {
-    if (closed || pool.isClosed()) {
-      return MemoryException.failedPrecondition(
-          "langmem-sqlite store of profile '" + profileId + "' is closed");
+    if (closed || db.isClosed()) {
+      return MemoryException.failedPrecondition(describe(profileId) + " is closed");
+    }
+    if (e instanceof NoFreeConnectionException) {
+      return MemoryException.unavailable(e.getMessage() + "; raise pool.size", e);
     }
     LOG.log(Level.WARNING, () -> "langmem-sqlite: " + operation + " failed on " + connectUrl, e);
     return MemoryException.unavailable(
@@ -674,56 +636,15 @@ final class LangMemSqliteStore implements MemoryStore {
             + operation
             + " failed on "
             + connectUrl
-            + " (SQLSTATE "
-            + e.getSQLState()
-            + ", error "
-            + e.getErrorCode()
+            + " ("
+            + Database.errorCodes(e)
             + ")",
         e);
   }
 
-  private static void rollback(Connection c, Exception cause) {
-    try {
-      c.rollback();
-    } catch (SQLException e) {
-      cause.addSuppressed(e);
-    }
-  }
-
-  /**
-   * The JDBC driver for {@code url}, looked up in this provider's own class loader first: a plugin
-   * class loader hides the provider's drivers from {@link DriverManager}'s caller check.
-   */
-  private static Driver driverFor(String url) throws SQLException {
-    Iterator<Driver> it =
-        ServiceLoader.load(Driver.class, LangMemSqliteStore.class.getClassLoader()).iterator();
-    while (true) {
-      try {
-        if (!it.hasNext()) {
-          break;
-        }
-        Driver d = it.next();
-        if (d.acceptsURL(url)) {
-          return d;
-        }
-      } catch (ServiceConfigurationError e) {
-        LOG.log(Level.DEBUG, "langmem-sqlite: skipping a JDBC driver that fails to load", e);
-      }
-    }
-    return DriverManager.getDriver(url);
-  }
-
-  private static String firstLine(String message) {
-    if (message == null) {
-      return "";
-    }
-    int nl = message.indexOf('\n');
-    return nl < 0 ? message : message.substring(0, nl);
-  }
-
-  private static void closeQuietly(ConnectionPool pool) {
-    if (pool != null) {
-      pool.close();
+  private static void closeQuietly(Database db) {
+    if (db != null) {
+      db.close();
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.memsidecar.provider.langmem;
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.jdbc.Database;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -59,7 +60,7 @@ final class Reembedding {
     if (madeBy(c, name, dimensions)) {
       return 0;
     }
-    Schema.inTransaction(
+    Database.inTransaction(
         c,
         () -> {
           try (Statement st = c.createStatement()) {
@@ -117,7 +118,7 @@ final class Reembedding {
         }
       }
     }
-    Schema.inTransaction(
+    Database.inTransaction(
         c,
         () -> {
           try (PreparedStatement st =
@@ -250,7 +251,7 @@ final class Reembedding {
               + texts.size()
               + " texts");
     }
-    Schema.inTransaction(
+    Database.inTransaction(
         c,
         () -> {
           try (PreparedStatement st =

@@ -5,6 +5,7 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ProviderContext;
+import dev.memsidecar.jdbc.h2.H2Dialect;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -39,7 +40,7 @@ final class Fixtures {
   /** A plain JDBC connection to the default database in {@code dir}, as the store opens it. */
   static Connection connect(Path dir) throws SQLException {
     return DriverManager.getConnection(
-        new H2Dialect().connectionUrl(LangMemSqliteProvider.defaultUrl(dir), "url"));
+        new H2Dialect().connectionUrl(LangMemSqliteProvider.defaultUrl(dir), null));
   }
 
   /** An active semantic record created and updated at {@code time}. */

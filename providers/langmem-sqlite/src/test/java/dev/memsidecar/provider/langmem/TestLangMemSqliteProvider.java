@@ -11,6 +11,7 @@ import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.jdbc.h2.H2Dialect;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -82,7 +83,7 @@ class TestLangMemSqliteProvider {
 
   @Test
   void h2ConnectionsCommitWithoutWriteDelayAndLockTheFile() throws Exception {
-    String url = new H2Dialect().connectionUrl("jdbc:h2:file:" + dir.resolve("probe"), "url");
+    String url = new H2Dialect().connectionUrl("jdbc:h2:file:" + dir.resolve("probe"), null);
     assertTrue(
         url.endsWith(
             ";WRITE_DELAY=0;FILE_LOCK=FS;DB_CLOSE_ON_EXIT=FALSE;MAX_COMPACT_TIME=0;CACHE_SIZE=4096"),
@@ -113,6 +114,7 @@ class TestLangMemSqliteProvider {
     assertTrue(wrong.getMessage().contains(dir.toString()), wrong.getMessage());
     assertFalse(wrong.getMessage().contains("guess-pw"), wrong.getMessage());
 
+    // A database of no dialect is a bad setting now (it was UNAVAILABLE, "no suitable driver").
     MemoryException unreachable =
         assertThrows(
             MemoryException.class,
@@ -123,7 +125,7 @@ class TestLangMemSqliteProvider {
                         "jdbc.url", "jdbc:nosuchdb://db.example:5432/mem",
                         "jdbc.user", "svc",
                         "jdbc.password", "s3cret-pw")));
-    assertEquals(MemoryException.Code.UNAVAILABLE, unreachable.code());
+    assertEquals(MemoryException.Code.INVALID_ARGUMENT, unreachable.code());
     assertTrue(
         unreachable.getMessage().contains("jdbc:nosuchdb://db.example:5432/mem"),
         unreachable.getMessage());
@@ -147,16 +149,14 @@ class TestLangMemSqliteProvider {
   }
 
   @Test
-  void dialectIsChosenFromTheUrl() {
-    assertEquals("h2", SqlDialect.forUrl("jdbc:h2:file:/x").name());
-    assertEquals("h2", SqlDialect.forUrl("JDBC:H2:mem:x").name());
-    assertEquals("on-conflict", SqlDialect.forUrl("jdbc:postgresql://h/db").name());
-    assertEquals(
-        "INSERT INTO t (a, b, c) VALUES (?, ?, ?) ON CONFLICT (a) DO UPDATE SET b = EXCLUDED.b,"
-            + " c = EXCLUDED.c",
-        new OnConflictDialect().upsert("t", List.of("a", "b", "c"), List.of("a")));
-    assertEquals(
-        "MERGE INTO t (a, b, c) KEY (a) VALUES (?, ?, ?)",
-        new H2Dialect().upsert("t", List.of("a", "b", "c"), List.of("a")));
+  void aUrlOfADatabaseWithoutADialectFailsNamingIt() {
+    MemoryException e =
+        assertThrows(
+            MemoryException.class,
+            () -> Fixtures.open(dir, Map.of("jdbc.url", "jdbc:postgresql://h/db")));
+    assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
+    assertEquals("spec.settings.jdbc.url", e.field());
+    assertTrue(e.getMessage().contains("jdbc:postgresql:"), e.getMessage());
+    assertTrue(e.getMessage().contains("supported: jdbc:h2:"), e.getMessage());
   }
 }

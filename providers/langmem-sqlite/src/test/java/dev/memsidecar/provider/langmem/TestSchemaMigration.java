@@ -35,11 +35,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A data folder written by the release before binary vectors (schema version 1: vectors as JSON
- * text), or by the one before embedder names (version 2), opens with the descending listing index
- * of version 4 and the same records and the same search results, every vector made by the embedder
- * it opens with. Each test builds such a database with SQL the way that release did: its DDL, and
- * rows bound as its {@code RecordRows.bind} and {@code Json} encoders wrote them.
+ * A data folder written by any release of the hand-written versioning opens with the descending
+ * listing index of version 4 and the same records and the same search results, every vector made by
+ * the embedder it opens with: the release before binary vectors (schema version 1: vectors as JSON
+ * text), the one before embedder names (version 2), the one before the descending index (version
+ * 3), and the last one (version 4), whose tables Flyway takes over as they are. Each test builds
+ * such a database with SQL the way that release did: its DDL, and rows bound as its {@code
+ * RecordRows.bind} and {@code Json} encoders wrote them.
  */
 class TestSchemaMigration {
   private static final Namespace ALICE = Namespace.of("acme:user:alice:user");
@@ -78,6 +80,38 @@ class TestSchemaMigration {
               + " record_id VARCHAR(64) NOT NULL, dimensions INTEGER NOT NULL,"
               + " embedding BINARY VARYING, PRIMARY KEY (namespace, record_id))",
           "INSERT INTO langmem_schema (id, version) VALUES (1, 2)");
+
+  /** The embedder table of versions 3 and 4, as their {@code Schema.addEmbedderNames} made it. */
+  private static final String EMBEDDER_DDL =
+      "CREATE TABLE langmem_embedder (id INTEGER NOT NULL PRIMARY KEY,"
+          + " name VARCHAR(64) NOT NULL, dimensions INTEGER NOT NULL)";
+
+  /** Version 3's tables, as its {@code Schema.createTables} made them on H2. */
+  private static final List<String> VERSION_3_DDL =
+      List.of(
+          VERSION_1_DDL.get(0),
+          VERSION_1_DDL.get(1),
+          VERSION_1_DDL.get(2),
+          "CREATE TABLE memory_vectors (namespace VARCHAR(300) NOT NULL,"
+              + " record_id VARCHAR(64) NOT NULL, dimensions INTEGER NOT NULL,"
+              + " embedding BINARY VARYING, embedder VARCHAR(64),"
+              + " PRIMARY KEY (namespace, record_id))",
+          EMBEDDER_DDL,
+          "INSERT INTO langmem_schema (id, version) VALUES (1, 3)");
+
+  /**
+   * Version 4's tables, as its {@code Schema.createTables} made them on H2: the last release of the
+   * hand-written versioning.
+   */
+  private static final List<String> VERSION_4_DDL =
+      List.of(
+          VERSION_1_DDL.get(0),
+          VERSION_1_DDL.get(1),
+          "CREATE INDEX memory_records_by_created_desc ON memory_records"
+              + " (namespace, created_at DESC, id DESC)",
+          VERSION_3_DDL.get(3),
+          EMBEDDER_DDL,
+          "INSERT INTO langmem_schema (id, version) VALUES (1, 4)");
 
   /**
    * A record whose JSON columns need escapes, and those columns exactly as version 1's {@code Json}
@@ -191,20 +225,7 @@ class TestSchemaMigration {
     }
     records.addAll(List.of(TRICKY, forgotten, unreadable, otherEmbedder));
 
-    try (MemoryStore migrated = Fixtures.open(dir);
-        MemoryStore reference = reference(records)) {
-      for (MemoryRecord r : records) {
-        assertEquals(r, migrated.get(r.namespace(), r.id()).orElseThrow(), r.id());
-      }
-      for (Namespace ns : List.of(ALICE, BOB)) {
-        ListQuery page = new ListQuery(50, null, true);
-        assertEquals(reference.list(ns, page), migrated.list(ns, page), ns.value());
-        for (String q : QUERIES) {
-          SearchQuery query = new SearchQuery(q, null, 20, Set.of(), List.of(), 0f, T0);
-          assertEquals(reference.search(ns, query), migrated.search(ns, query), q);
-        }
-      }
-    }
+    opensLikeANewStoreOf(records);
 
     try (Connection c = Fixtures.connect(dir)) {
       assertEquals(Schema.VERSION, version(c));
@@ -277,20 +298,7 @@ class TestSchemaMigration {
     }
     records.add(forgotten);
 
-    try (MemoryStore migrated = Fixtures.open(dir);
-        MemoryStore reference = reference(records)) {
-      for (MemoryRecord r : records) {
-        assertEquals(r, migrated.get(r.namespace(), r.id()).orElseThrow(), r.id());
-      }
-      for (Namespace ns : List.of(ALICE, BOB)) {
-        ListQuery page = new ListQuery(50, null, true);
-        assertEquals(reference.list(ns, page), migrated.list(ns, page), ns.value());
-        for (String q : QUERIES) {
-          SearchQuery query = new SearchQuery(q, null, 20, Set.of(), List.of(), 0f, T0);
-          assertEquals(reference.search(ns, query), migrated.search(ns, query), q);
-        }
-      }
-    }
+    opensLikeANewStoreOf(records);
 
     try (Connection c = Fixtures.connect(dir)) {
       assertEquals(Schema.VERSION, version(c));
@@ -309,9 +317,81 @@ class TestSchemaMigration {
   }
 
   @Test
-  void aPageIsReadFromTheListingIndexInOrderNotSorted() throws SQLException {
+  void aVersionThreeDatabaseOpensWithItsVectorsAndTheNewestFirstIndex() throws SQLException {
+    opensWithItsVectors(VERSION_3_DDL, List.of("3 BASELINE", "4 SQL"));
+  }
+
+  @Test
+  void aVersionFourDatabaseIsTakenOverAsItIs() throws SQLException {
+    opensWithItsVectors(VERSION_4_DDL, List.of("4 BASELINE"));
+  }
+
+  /**
+   * A database of {@code ddl} (version 3 or 4: vectors with the embedder's name, the embedder table
+   * naming it) opens with the same records, search results and stored vectors (none embedded
+   * again), the newest-first listing index only, and {@code history} in Flyway's table.
+   */
+  private void opensWithItsVectors(List<String> ddl, List<String> history) throws SQLException {
+    List<MemoryRecord> records = records(ALICE, 2 * Reembedding.BATCH + 3, 7);
+    records.addAll(records(BOB, 4, 8));
+    MemoryRecord forgotten =
+        Fixtures.record(BOB, "forgotten", "grafana token forgotten").toBuilder()
+            .status(MemoryStatus.FORGOTTEN)
+            .build();
+    Map<String, byte[]> written = new HashMap<>();
     try (Connection c = Fixtures.connect(dir)) {
-      Schema.ensure(c, new H2Dialect());
+      try (Statement st = c.createStatement()) {
+        for (String sql : ddl) {
+          st.execute(sql);
+        }
+        st.execute(
+            "INSERT INTO langmem_embedder (id, name, dimensions) VALUES (1, '"
+                + EMBEDDER.name()
+                + "', "
+                + EMBEDDER.dimensions()
+                + ")");
+      }
+      for (MemoryRecord r : records) {
+        insertAsVersionTwo(c, r, vectorOf(r));
+      }
+      insertAsVersionTwo(c, forgotten, null);
+      try (Statement st = c.createStatement()) {
+        st.executeUpdate("UPDATE memory_vectors SET embedder = '" + EMBEDDER.name() + "'");
+      }
+      written.putAll(storedVectors(c));
+    }
+    records.add(forgotten);
+
+    opensLikeANewStoreOf(records);
+
+    try (Connection c = Fixtures.connect(dir)) {
+      assertEquals(Schema.VERSION, version(c));
+      assertEquals(VECTOR_COLUMNS, columns(c, "memory_vectors"));
+      Map<String, byte[]> stored = storedVectors(c);
+      assertEquals(written.keySet(), stored.keySet());
+      for (Map.Entry<String, byte[]> e : written.entrySet()) {
+        assertArrayEquals(e.getValue(), stored.get(e.getKey()), e.getKey());
+      }
+      assertEquals(EMBEDDER.name() + " " + EMBEDDER.dimensions(), embedderRow(c));
+      assertEquals(Set.of(Schema.LISTING_INDEX), recordIndexes(c));
+      List<String> applied = new ArrayList<>();
+      try (Statement st = c.createStatement();
+          ResultSet rs =
+              st.executeQuery(
+                  "SELECT \"version\" || ' ' || \"type\" FROM \"langmem_schema_history\""
+                      + " WHERE \"version\" IS NOT NULL ORDER BY \"installed_rank\"")) {
+        while (rs.next()) {
+          applied.add(rs.getString(1));
+        }
+      }
+      assertEquals(history, applied);
+    }
+  }
+
+  @Test
+  void aPageIsReadFromTheListingIndexInOrderNotSorted() throws SQLException {
+    Fixtures.open(dir).close();
+    try (Connection c = Fixtures.connect(dir)) {
       for (boolean includeInactive : List.of(true, false)) {
         for (boolean after : List.of(true, false)) {
           String sql = LangMemSqliteStore.listSql(includeInactive, after);
@@ -501,6 +581,27 @@ class TestSchemaMigration {
       out.add(b.build());
     }
     return out;
+  }
+
+  /**
+   * The store opened on {@link #dir} holds {@code records} (of {@link #ALICE} and {@link #BOB}) and
+   * lists and searches them as a new store of the current version they are put into does.
+   */
+  private void opensLikeANewStoreOf(List<MemoryRecord> records) {
+    try (MemoryStore migrated = Fixtures.open(dir);
+        MemoryStore reference = reference(records)) {
+      for (MemoryRecord r : records) {
+        assertEquals(r, migrated.get(r.namespace(), r.id()).orElseThrow(), r.id());
+      }
+      for (Namespace ns : List.of(ALICE, BOB)) {
+        ListQuery page = new ListQuery(50, null, true);
+        assertEquals(reference.list(ns, page), migrated.list(ns, page), ns.value());
+        for (String q : QUERIES) {
+          SearchQuery query = new SearchQuery(q, null, 20, Set.of(), List.of(), 0f, T0);
+          assertEquals(reference.search(ns, query), migrated.search(ns, query), q);
+        }
+      }
+    }
   }
 
   /** The same records put into a new store of the current version. */

@@ -1,0 +1,164 @@
+package dev.memsidecar.core.control;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.StartupException;
+import dev.memsidecar.jdbc.Database;
+import dev.memsidecar.jdbc.NoFreeConnectionException;
+import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+
+/**
+ * The control store's database ({@link Database}: pool, migrations, housekeeping) and what every
+ * table family does with it: run an operation and say what failed in the callers' terms ({@link
+ * #run}), retry a transaction that lost a race ({@link #inTransactionRetried}), insert unless the
+ * key is taken, bind a run's key. Thread-safe.
+ */
+final class ControlDatabase implements AutoCloseable {
+  /** Connections kept open. */
+  static final int POOL_SIZE = 4;
+
+  /** How often a save re-reads and retries after losing a race, before it gives up (ABORTED). */
+  static final int SAVE_ATTEMPTS = 8;
+
+  /** How long a writer waits for a row another transaction holds (H2's default is 1 s). */
+  static final Duration LOCK_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The {@code WHERE} clause of one run's row: its scope's four ids and the run id. */
+  static final String RUN_KEY =
+      "workspace_id = ? AND user_id = ? AND agent_id = ? AND session_id = ? AND run_id = ?";
+
+  private static final String NAME = "the control store";
+  private static final System.Logger LOG = System.getLogger(ControlDatabase.class.getName());
+
+  private final Database db;
+
+  private ControlDatabase(Database db) {
+    this.db = db;
+  }
+
+  /**
+   * Opens the control store's database at a JDBC URL, creating or migrating its tables.
+   *
+   * @param credentials {@code user} and {@code password}, given to the driver apart from the URL
+   * @throws StartupException if the URL is refused or the database cannot be opened; the message
+   *     names the URL
+   */
+  static ControlDatabase open(String jdbcUrl, Properties credentials) {
+    requireNonNull(jdbcUrl, "jdbcUrl is null");
+    requireNonNull(credentials, "credentials is null");
+    Database.Settings settings;
+    try {
+      settings =
+          Database.Settings.forUrl(
+              NAME,
+              jdbcUrl,
+              LOCK_TIMEOUT,
+              credentials.getProperty("user"),
+              credentials.getProperty("password"),
+              POOL_SIZE);
+    } catch (IllegalArgumentException e) {
+      throw new StartupException(
+          "cannot open the control store at " + jdbcUrl + ": " + e.getMessage());
+    }
+    try {
+      Database db = Database.open(settings, ControlSchema.SCHEMA);
+      LOG.log(
+          Level.INFO,
+          () -> "control store opened at " + db.url() + " (" + db.dialect().name() + ")");
+      return new ControlDatabase(db);
+    } catch (SQLException e) {
+      throw new StartupException(
+          "cannot open the control store at " + settings.url() + ": " + Database.firstLine(e), e);
+    }
+  }
+
+  /**
+   * Runs {@code work} with a connection of its own. A database error is UNAVAILABLE (naming the
+   * operation and SQLSTATE), or FAILED_PRECONDITION once the store is closed.
+   *
+   * @param operation what the caller was doing, for messages ("read the snapshot of run x")
+   */
+  <T> T run(String operation, Database.Work<T> work) {
+    try {
+      return db.call(work);
+    } catch (NoFreeConnectionException e) {
+      throw MemoryException.unavailable(e.getMessage(), e);
+    } catch (SQLException e) {
+      if (db.isClosed()) {
+        throw MemoryException.failedPrecondition("the control store is closed");
+      }
+      LOG.log(Level.WARNING, () -> "control store: cannot " + operation + " at " + db.url(), e);
+      throw MemoryException.unavailable(
+          "control store: cannot " + operation + " (" + Database.errorCodes(e) + ")", e);
+    }
+  }
+
+  /**
+   * {@link Database#inTransaction}, run again from the start when it fails on a duplicate key (a
+   * concurrent writer created a row it meant to create), at most {@value #SAVE_ATTEMPTS} times;
+   * then ABORTED naming {@code what}.
+   */
+  <T> T inTransactionRetried(Connection c, String what, Database.Transaction<T> work)
+      throws SQLException {
+    for (int attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
+      try {
+        return Database.inTransaction(c, work);
+      } catch (SQLException e) {
+        if (!isDuplicateKey(e)) {
+          throw e;
+        }
+      }
+    }
+    throw MemoryException.aborted(what + " lost " + SAVE_ATTEMPTS + " races; retry");
+  }
+
+  /** Whether {@code e} says an insert met an existing primary or unique key. */
+  boolean isDuplicateKey(SQLException e) {
+    return db.dialect().isDuplicateKey(e);
+  }
+
+  /** Runs the prepared insert {@code st}; false if it met an existing key. */
+  boolean insertUnlessTaken(PreparedStatement st) throws SQLException {
+    try {
+      st.executeUpdate();
+      return true;
+    } catch (SQLException e) {
+      if (isDuplicateKey(e)) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** Binds {@link #RUN_KEY}'s five parameters from {@code first} on. */
+  static void bindRunKey(PreparedStatement st, int first, Scope scope, String runId)
+      throws SQLException {
+    st.setString(first, scope.workspaceId());
+    st.setString(first + 1, scope.userId());
+    st.setString(first + 2, scope.agentId());
+    st.setString(first + 3, scope.sessionId());
+    st.setString(first + 4, runId);
+  }
+
+  /** The URL the database was opened with (no secret). */
+  String url() {
+    return db.url();
+  }
+
+  boolean isClosed() {
+    return db.isClosed();
+  }
+
+  /** Closes the database; idempotent. */
+  @Override
+  public void close() {
+    db.close();
+  }
+}

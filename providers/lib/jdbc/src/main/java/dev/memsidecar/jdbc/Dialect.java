@@ -1,0 +1,106 @@
+package dev.memsidecar.jdbc;
+
+import dev.memsidecar.jdbc.h2.H2Dialect;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+
+/**
+ * What differs between the SQL databases the stores keep their tables in. Everything else they send
+ * is plain JDBC and SQL that H2 2.x and PostgreSQL both accept ({@code BIGINT}, {@code LIMIT ?},
+ * SQLSTATE {@code 23505} for a duplicate key), and identifiers are never quoted. Each dialect keeps
+ * its own migration scripts ({@link VersionedSchema#location}), so a schema's DDL is written once
+ * per database in that database's own SQL.
+ *
+ * <p>Only {@link H2Dialect} exists today. A PostgreSQL dialect adds a class, an entry in {@link
+ * #KNOWN} and a {@code postgresql} folder of scripts beside each store's {@code h2} one.
+ * Implementations are stateless and thread-safe.
+ */
+public interface Dialect {
+
+  /** Every dialect, in the order {@link #forUrl} tries them. */
+  List<Dialect> KNOWN = List.of(new H2Dialect());
+
+  /**
+   * The dialect of a JDBC URL.
+   *
+   * @throws IllegalArgumentException when no dialect takes it; the message names the URL's database
+   *     and the URL prefixes that are supported
+   */
+  static Dialect forUrl(String url) {
+    for (Dialect d : KNOWN) {
+      if (url.regionMatches(true, 0, d.urlPrefix(), 0, d.urlPrefix().length())) {
+        return d;
+      }
+    }
+    int colon = url.indexOf(':', "jdbc:".length());
+    String shown = colon < 0 ? url : url.substring(0, colon + 1);
+    throw new IllegalArgumentException(
+        "no SQL dialect for "
+            + shown.toLowerCase(Locale.ROOT)
+            + " URLs; supported: "
+            + KNOWN.stream().map(Dialect::urlPrefix).collect(Collectors.joining(", ")));
+  }
+
+  /** A short name for messages and logs, and the folder of this dialect's migration scripts. */
+  String name();
+
+  /** The start of the JDBC URLs this dialect takes, lower case ({@code jdbc:h2:}). */
+  String urlPrefix();
+
+  /**
+   * The URL to connect with: {@code url} plus whatever options this dialect needs for the stores'
+   * guarantees (durable commits, one process per file).
+   *
+   * @param lockTimeout how long a writer waits for a row another transaction holds, unless the URL
+   *     says; null for the database's own default
+   * @throws IllegalArgumentException when {@code url} asks for an option that would break them; the
+   *     message says which and why
+   */
+  String connectionUrl(String url, Duration lockTimeout);
+
+  /**
+   * A data source that opens a new connection on each call, to the {@link #connectionUrl} {@code
+   * url} with the given credentials (either may be null). The pool ({@link Database}) keeps its
+   * connections from it; schema migrations use it for theirs.
+   */
+  DataSource dataSource(String url, String user, String password);
+
+  /**
+   * Starts what keeps the database behind {@code connection} in shape while it is written (the
+   * {@link dev.memsidecar.jdbc.h2.H2Housekeeping} of an embedded H2 file); {@link
+   * Housekeeping#NONE} where the database needs none.
+   *
+   * @param name what log lines call the database
+   */
+  Housekeeping startHousekeeping(Connection connection, String name) throws SQLException;
+
+  /** The column type for a byte string of any length this database allows in one row. */
+  String binaryType();
+
+  /**
+   * A statement that inserts one row of {@code table}, or replaces the row with the same {@code
+   * keyColumns}; its parameters are {@code columns} in order.
+   */
+  String upsert(String table, List<String> columns, List<String> keyColumns);
+
+  /** Whether {@code e} says an insert met an existing primary or unique key. */
+  default boolean isDuplicateKey(SQLException e) {
+    return "23505".equals(e.getSQLState());
+  }
+
+  /** Whether {@code e} says a statement named a table that does not exist. */
+  boolean isUndefinedTable(SQLException e);
+
+  /**
+   * Whether {@code e} says a value does not fit its column (SQL class 22, data exception: too long
+   * for its limit, a NUL character in PostgreSQL text, ...): the input is at fault, not the store.
+   */
+  default boolean isDataException(SQLException e) {
+    return e.getSQLState() != null && e.getSQLState().startsWith("22");
+  }
+}
