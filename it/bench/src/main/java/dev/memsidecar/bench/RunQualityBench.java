@@ -90,8 +90,8 @@ import picocli.CommandLine.Option;
  * </pre>
  *
  * <p>One file of about 1,000 lines because it is one diagnostic program: the tracing of decisions
- * to turns, the tallies and every printed table read the same run's state, and a reader follows
- * one question from replay to verdict without leaving it.
+ * to turns, the tallies and every printed table read the same run's state, and a reader follows one
+ * question from replay to verdict without leaving it.
  */
 public final class RunQualityBench {
   private static final int TOP_K = 10;

@@ -7,6 +7,7 @@ import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nam
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -255,5 +256,14 @@ class TestArchitecture {
         .dependOnClassesThat()
         .resideInAPackage("dev.memsidecar.core.control..")
         .check(classes);
+  }
+
+  /**
+   * The packages below core (config, control, events, run, toolrules) depend on each other one way
+   * only, whatever new package comes: a cycle among them fails here.
+   */
+  @Test
+  void corePackagesFormNoCycle() {
+    slices().matching("dev.memsidecar.core.(*)..").should().beFreeOfCycles().check(classes);
   }
 }

@@ -93,9 +93,6 @@ public interface Dialect {
     return "23505".equals(e.getSQLState());
   }
 
-  /** Whether {@code e} says a statement named a table that does not exist. */
-  boolean isUndefinedTable(SQLException e);
-
   /**
    * Whether {@code e} says a value does not fit its column (SQL class 22, data exception: too long
    * for its limit, a NUL character in PostgreSQL text, ...): the input is at fault, not the store.

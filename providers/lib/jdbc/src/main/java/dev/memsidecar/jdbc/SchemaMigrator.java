@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -16,6 +18,7 @@ import org.flywaydb.core.api.MigrationInfoService;
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.Context;
 import org.flywaydb.core.api.migration.JavaMigration;
+import org.flywaydb.core.api.output.MigrateResult;
 
 /**
  * Brings a database's tables to their {@link VersionedSchema#version} with Flyway, taking over a
@@ -63,9 +66,13 @@ final class SchemaMigrator {
   static int migrate(DataSource source, Dialect dialect, VersionedSchema schema, String database)
       throws SQLException {
     Integer legacy;
+    boolean history;
     try (Connection c = source.getConnection()) {
-      legacy = legacyVersion(c, dialect, schema.legacyVersionTable());
-      if (legacy != null && legacy == schema.version() && historyIsAt(c, dialect, schema)) {
+      Set<String> tables = tablesPresent(c, schema);
+      legacy =
+          tables.contains(upper(schema.legacyVersionTable())) ? legacyVersion(c, schema) : null;
+      history = tables.contains(upper(schema.historyTable()));
+      if (legacy != null && legacy == schema.version() && history && historyIsAt(c, schema)) {
         return schema.version();
       }
     }
@@ -73,44 +80,24 @@ final class SchemaMigrator {
     Flyway flyway = flyway(source, dialect, schema, legacy == null ? 0 : legacy);
     int found;
     try {
-      MigrationInfoService info = flyway.info();
-      requireLatest(info, latest, schema, dialect);
-      MigrationVersion written = highestApplied(info, true);
-      if (written != null && written.isNewerThan(latest.getVersion())) {
-        throw new NewerSchemaException(written.getVersion(), schema.version());
-      }
-      MigrationVersion applied = highestApplied(info, false);
-      if (legacy != null && legacy > schema.version()) {
-        throw new NewerSchemaException(Integer.toString(legacy), schema.version());
-      }
-      found = applied != null ? applied.getMajor().intValueExact() : legacy == null ? 0 : legacy;
-      boolean baseline = written == null && legacy != null;
-      if (baseline) {
-        // A take-over cut short may have left the history table with nothing applied in it,
-        // which Flyway will not baseline.
-        dropHistory(source, schema);
-        flyway.baseline();
-      }
-      boolean failed = Arrays.stream(info.all()).anyMatch(m -> m.getState().isFailed());
-      if (failed) {
-        LOG.log(
-            Level.WARNING,
-            () -> database + ": a schema migration had failed; running it again from its start");
-        flyway.repair();
-      }
-      if (baseline || failed || info.pending().length > 0) {
-        int ran = flyway.migrate().migrationsExecuted;
-        int from = found;
+      if (legacy == null && !history) {
+        // A new database: nothing to take over or refuse, so one pass of Flyway (info() would
+        // list and resolve the scripts a second time).
+        MigrateResult result = flyway.migrate();
+        requireLatest(
+            MigrationVersion.fromVersion(result.targetSchemaVersion), latest, schema, dialect);
+        found = 0;
         LOG.log(
             Level.INFO,
             () ->
                 String.format(
                     Locale.ROOT,
-                    "%s: tables migrated from schema version %d to %d (%d migrations)",
+                    "%s: tables created at schema version %d (%d migrations)",
                     database,
-                    from,
                     schema.version(),
-                    ran));
+                    result.migrationsExecuted));
+      } else {
+        found = migrateExisting(flyway, latest, schema, dialect, legacy, source, database);
       }
     } catch (FlywayException e) {
       // Flyway logs which migration failed (at ERROR); the message says what the database said.
@@ -124,6 +111,60 @@ final class SchemaMigrator {
     }
     if (legacy == null || legacy != schema.version()) {
       writeLegacyVersion(source, schema);
+    }
+    return found;
+  }
+
+  /**
+   * Migrates a database that has Flyway's history, the legacy version table or both; returns the
+   * version found.
+   */
+  private static int migrateExisting(
+      Flyway flyway,
+      MigrationVersion latest,
+      VersionedSchema schema,
+      Dialect dialect,
+      Integer legacy,
+      DataSource source,
+      String database)
+      throws SQLException {
+    MigrationInfoService info = flyway.info();
+    requireLatest(highestResolved(info), latest, schema, dialect);
+    MigrationVersion written = highestApplied(info, true);
+    if (written != null && written.isNewerThan(latest.getVersion())) {
+      throw new NewerSchemaException(written.getVersion(), schema.version());
+    }
+    MigrationVersion applied = highestApplied(info, false);
+    if (legacy != null && legacy > schema.version()) {
+      throw new NewerSchemaException(Integer.toString(legacy), schema.version());
+    }
+    int found = applied != null ? applied.getMajor().intValueExact() : legacy == null ? 0 : legacy;
+    boolean baseline = written == null && legacy != null;
+    if (baseline) {
+      // A take-over cut short may have left the history table with nothing applied in it,
+      // which Flyway will not baseline.
+      dropHistory(source, schema);
+      flyway.baseline();
+    }
+    boolean failed = Arrays.stream(info.all()).anyMatch(m -> m.getState().isFailed());
+    if (failed) {
+      LOG.log(
+          Level.WARNING,
+          () -> database + ": a schema migration had failed; running it again from its start");
+      flyway.repair();
+    }
+    if (baseline || failed || info.pending().length > 0) {
+      int ran = flyway.migrate().migrationsExecuted;
+      LOG.log(
+          Level.INFO,
+          () ->
+              String.format(
+                  Locale.ROOT,
+                  "%s: tables migrated from schema version %d to %d (%d migrations)",
+                  database,
+                  found,
+                  schema.version(),
+                  ran));
     }
     return found;
   }
@@ -149,16 +190,19 @@ final class SchemaMigrator {
         .load();
   }
 
+  /** The highest version of a script or code migration. */
+  private static MigrationVersion highestResolved(MigrationInfoService info) {
+    return Arrays.stream(info.all())
+        .filter(m -> m.getState().isResolved() && m.getVersion() != null)
+        .map(MigrationInfo::getVersion)
+        .max(MigrationVersion::compareTo)
+        .orElse(MigrationVersion.EMPTY);
+  }
+
   /** Fails if the highest script or code migration is not the schema's version: a build error. */
   private static void requireLatest(
-      MigrationInfoService info, MigrationVersion latest, VersionedSchema schema, Dialect dialect) {
-    MigrationVersion highest =
-        Arrays.stream(info.all())
-            .filter(m -> m.getState().isResolved() && m.getVersion() != null)
-            .map(MigrationInfo::getVersion)
-            .max(MigrationVersion::compareTo)
-            .orElse(MigrationVersion.EMPTY);
-    if (!highest.equals(latest)) {
+      MigrationVersion highest, MigrationVersion latest, VersionedSchema schema, Dialect dialect) {
+    if (!latest.equals(highest)) {
       throw new IllegalStateException(
           "the "
               + dialect.name()
@@ -190,10 +234,9 @@ final class SchemaMigrator {
   /**
    * Whether Flyway's history says every migration up to the schema's version ran and none failed,
    * read with plain SQL (Flyway's history table has the same columns in every release since 4).
-   * False when in doubt (no history, a version that is not a whole number): Flyway then decides.
+   * False when in doubt (a version that is not a whole number): Flyway then decides.
    */
-  private static boolean historyIsAt(Connection c, Dialect dialect, VersionedSchema schema)
-      throws SQLException {
+  private static boolean historyIsAt(Connection c, VersionedSchema schema) throws SQLException {
     int highest = 0;
     try (Statement st = c.createStatement();
         ResultSet rs =
@@ -211,30 +254,45 @@ final class SchemaMigrator {
           return false;
         }
       }
-    } catch (SQLException e) {
-      if (dialect.isUndefinedTable(e)) {
-        return false;
-      }
-      throw e;
     }
     return highest == schema.version();
   }
 
   /**
-   * The version in the legacy table: null if there is no such table, 0 if it has no row. (A
-   * statement that fails on a missing table, rather than the database's metadata, which H2 builds
-   * slowly.)
+   * Which of the schema's two version tables exist in the connection's schema, upper case. Asked of
+   * the SQL standard's {@code INFORMATION_SCHEMA} (H2 and PostgreSQL have it): a probe statement
+   * that fails on a missing table would leave an error in H2's trace file at every first start, and
+   * JDBC's metadata calls are slow in H2.
    */
-  private static Integer legacyVersion(Connection c, Dialect dialect, String table)
+  private static Set<String> tablesPresent(Connection c, VersionedSchema schema)
       throws SQLException {
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT version FROM " + table + " WHERE id = 1")) {
-      return rs.next() ? rs.getInt(1) : 0;
-    } catch (SQLException e) {
-      if (dialect.isUndefinedTable(e)) {
-        return null;
+    Set<String> found = new HashSet<>();
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT UPPER(TABLE_NAME) FROM INFORMATION_SCHEMA.TABLES"
+                + " WHERE TABLE_SCHEMA = CURRENT_SCHEMA AND UPPER(TABLE_NAME) IN (?, ?)")) {
+      st.setString(1, upper(schema.legacyVersionTable()));
+      st.setString(2, upper(schema.historyTable()));
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          found.add(rs.getString(1));
+        }
       }
-      throw e;
+    }
+    return found;
+  }
+
+  private static String upper(String table) {
+    return table.toUpperCase(Locale.ROOT);
+  }
+
+  /** The version in the legacy table, which exists: 0 if it has no row. */
+  private static int legacyVersion(Connection c, VersionedSchema schema) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT version FROM " + schema.legacyVersionTable() + " WHERE id = 1")) {
+      return rs.next() ? rs.getInt(1) : 0;
     }
   }
 

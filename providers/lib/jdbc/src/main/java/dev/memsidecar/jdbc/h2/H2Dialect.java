@@ -71,13 +71,6 @@ public record H2Dialect() implements Dialect {
   }
 
   @Override
-  public boolean isUndefinedTable(SQLException e) {
-    // 42S02: not found; 42S03: not found, with similar names; 42S04: not found, database empty.
-    String state = e.getSQLState();
-    return "42S02".equals(state) || "42S03".equals(state) || "42S04".equals(state);
-  }
-
-  @Override
   public String binaryType() {
     return "BINARY VARYING";
   }
