@@ -70,10 +70,18 @@ public final class Main implements Callable<Integer> {
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {
-    CommandLine bench = BenchCommand.commandLine(out, err, Main.class);
-    IParameterExceptionHandler benchUsageError = bench.getParameterExceptionHandler();
-    IExecutionExceptionHandler benchFailure = bench.getExecutionExceptionHandler();
-    CommandLine cli = new CommandLine(new Main(out, err)).addSubcommand(bench);
+    CommandLine cli = new CommandLine(new Main(out, err));
+    // picocli reads every subcommand's annotations up front; the bench's tree of commands and
+    // options cost serve ~200 ms of its start, so serve is parsed without it.
+    boolean serving = args.length > 0 && args[0].equals(SERVE);
+    CommandLine bench = serving ? null : BenchCommand.commandLine(out, err, Main.class);
+    IParameterExceptionHandler benchUsageError =
+        bench == null ? null : bench.getParameterExceptionHandler();
+    IExecutionExceptionHandler benchFailure =
+        bench == null ? null : bench.getExecutionExceptionHandler();
+    if (bench != null) {
+      cli.addSubcommand(bench);
+    }
     CommandLine serve = cli.getSubcommands().get(SERVE);
     cli.getCommandSpec().addOption(helpOption("this text, and the flags of serve"));
     serve.getCommandSpec().addOption(helpOption("this text"));
@@ -87,7 +95,7 @@ public final class Main implements Callable<Integer> {
     cli.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     cli.setParameterExceptionHandler(
         (e, arguments) -> {
-          if (isWithin(e.getCommandLine(), bench)) {
+          if (bench != null && isWithin(e.getCommandLine(), bench)) {
             return benchUsageError.handleParseException(e, arguments);
           }
           if (e.getCommandLine() == serve) {
@@ -97,7 +105,7 @@ public final class Main implements Callable<Integer> {
         });
     cli.setExecutionExceptionHandler(
         (e, command, parsed) -> {
-          if (isWithin(command, bench)) {
+          if (bench != null && isWithin(command, bench)) {
             return benchFailure.handleExecutionException(e, command, parsed);
           }
           throw e;
