@@ -181,6 +181,14 @@ public final class AccessPolicy {
     return null;
   }
 
+  /**
+   * Whether BeginRun may recall session evidence: it answers to the flag recall of records answers
+   * to ({@code memory.LangMem.read}), so turning memory off turns both off.
+   */
+  public boolean recordsReadable() {
+    return flagAllows(Access.RECALL);
+  }
+
   /** Whether the flag {@code access} answers to (see {@link Access}) is on. */
   private boolean flagAllows(Access access) {
     return switch (access) {

@@ -18,6 +18,7 @@ import dev.memsidecar.core.control.H2ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
+import dev.memsidecar.core.sessions.SessionService;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.language.TextRules;
 import java.time.Clock;
@@ -165,6 +166,12 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
+  SessionService sessions(ControlStore control, Clock clock) {
+    return new SessionService(control, clock, config.sessions());
+  }
+
+  @Provides
+  @Singleton
   EventBus events() {
     return new EventBus();
   }
@@ -196,6 +203,7 @@ public final class CoreModule extends AbstractModule {
       ToolRuleService toolRules,
       WriteGate gate,
       MemoryWriter writer,
+      SessionService sessions,
       Clock clock) {
     return new RunService(
         profiles,
@@ -208,6 +216,7 @@ public final class CoreModule extends AbstractModule {
         toolRules,
         gate,
         writer,
+        sessions,
         clock,
         config.runs());
   }

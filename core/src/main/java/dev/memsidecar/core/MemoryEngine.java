@@ -22,6 +22,7 @@ import dev.memsidecar.core.run.EndRunInput;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.core.sessions.SessionService;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -249,6 +250,11 @@ public final class MemoryEngine implements AutoCloseable {
     return toolRules;
   }
 
+  /** The sessions: every message of every run, searchable. */
+  public SessionService sessions() {
+    return runs.sessions();
+  }
+
   /** The runtime events of this engine, for watchers. */
   public EventBus events() {
     return runs.events();
@@ -301,6 +307,7 @@ public final class MemoryEngine implements AutoCloseable {
   public void close() {
     try {
       runs.events().close();
+      runs.sessions().close();
       profiles.close();
       runs.control().close();
     } finally {

@@ -10,12 +10,12 @@ import java.util.Base64;
  * namespace, include_inactive), so a token replayed with another scope or filter is refused instead
  * of leaking or skipping records.
  */
-final class PageTokens {
+public final class PageTokens {
   private static final String VERSION = "p1";
 
   private PageTokens() {}
 
-  static String encode(String requestKey, String cursor) {
+  public static String encode(String requestKey, String cursor) {
     if (cursor == null) {
       return "";
     }
@@ -26,7 +26,7 @@ final class PageTokens {
   }
 
   /** The store cursor inside {@code token}, or {@code null} for an empty token. */
-  static String decode(String requestKey, String token) {
+  public static String decode(String requestKey, String token) {
     if (token == null || token.isEmpty()) {
       return null;
     }

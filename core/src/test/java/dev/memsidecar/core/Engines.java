@@ -8,11 +8,13 @@ import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.control.H2ControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
+import dev.memsidecar.core.sessions.SessionService;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.language.TextRules;
 import dev.memsidecar.toolkit.HashEmbedder;
@@ -114,6 +116,7 @@ final class Engines {
             toolRules,
             gate,
             writer,
+            new SessionService(control, clock, SessionConfig.DEFAULT),
             clock,
             runs);
     return new MemoryEngine(

@@ -111,6 +111,7 @@ class TestRunService {
             RunService.RUNTIME_CONTEXT,
             RunService.TOOL_RULES,
             RunService.RECALLED_MEMORY,
+            RunService.SESSION_EVIDENCE,
             RunService.MEMORY_FILES),
         first.sections().stream().map(RunSnapshot.Section::id).toList());
     assertTrue(

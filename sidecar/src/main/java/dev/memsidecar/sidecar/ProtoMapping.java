@@ -206,6 +206,7 @@ final class ProtoMapping {
               .setBody(section.body()));
     }
     s.recalled().forEach(h -> b.addRecalled(hit(h)));
+    s.evidence().forEach(h -> b.addEvidence(SessionMapping.hit(h)));
     return b.build();
   }
 

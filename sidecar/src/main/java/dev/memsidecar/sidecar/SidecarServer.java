@@ -68,7 +68,8 @@ public final class SidecarServer {
             new MemoryGrpcService(engine),
             new AdminGrpcService(engine, version, engine.events()),
             new MemoryFileGrpcService(engine.files()),
-            new ToolRuleGrpcService(engine.toolRules()));
+            new ToolRuleGrpcService(engine.toolRules()),
+            new SessionGrpcService(engine.sessions()));
     // The last interceptor runs first: the token, admission, then error mapping around the
     // service; a request that does not parse is answered before any of them.
     List<ServerInterceptor> guards = new ArrayList<>();

@@ -18,6 +18,7 @@ import java.util.List;
  * @param filesProvider the provider that keeps the memory files of profiles whose own provider
  *     keeps none ({@code memory.deepagentsMem.provider}), or {@code null} for none
  * @param runs how BeginRun and EndRun behave
+ * @param sessions how sessions are kept
  */
 public record EngineConfig(
     Path dataDir,
@@ -28,7 +29,8 @@ public record EngineConfig(
     Maintenance maintenance,
     Path pluginsDir,
     String filesProvider,
-    RunConfig runs) {
+    RunConfig runs,
+    SessionConfig sessions) {
 
   public static final double DEFAULT_GATE_THRESHOLD = 7.0;
   public static final String DEFAULT_EMBEDDER = "bge-small-en";
@@ -41,6 +43,31 @@ public record EngineConfig(
     requireNonNull(embedder, "embedder is null");
     requireNonNull(maintenance, "maintenance is null");
     requireNonNull(runs, "runs is null");
+    requireNonNull(sessions, "sessions is null");
+  }
+
+  /** A configuration with the default {@link SessionConfig}. */
+  public EngineConfig(
+      Path dataDir,
+      Flags flags,
+      List<ProfileSpec> profiles,
+      double gateThreshold,
+      String embedder,
+      Maintenance maintenance,
+      Path pluginsDir,
+      String filesProvider,
+      RunConfig runs) {
+    this(
+        dataDir,
+        flags,
+        profiles,
+        gateThreshold,
+        embedder,
+        maintenance,
+        pluginsDir,
+        filesProvider,
+        runs,
+        SessionConfig.DEFAULT);
   }
 
   /**

@@ -10,10 +10,11 @@ import java.util.List;
  * <p>Versioned with Flyway ({@link #SCHEMA}): the scripts {@code
  * db/migration/control/<dialect>/V<n>__*.sql} (resources of this module), the history in {@code
  * control_schema_history}. Versions: 1 (issue 7) has the run and audit tables; 2 (issue 8) adds the
- * tool tables. Releases before Flyway kept the version in {@code control_schema} (one row); such a
- * database is taken over at that version and migrated, and the table keeps the current version so
- * those releases refuse a newer database. Opening creates or migrates the tables; a database of a
- * later release is refused rather than misread ({@link dev.memsidecar.jdbc.Database#open}).
+ * tool tables; 3 (issue 17) adds the session tables. Releases before Flyway kept the version in
+ * {@code control_schema} (one row); such a database is taken over at that version and migrated, and
+ * the table keeps the current version so those releases refuse a newer database. Opening creates or
+ * migrates the tables; a database of a later release is refused rather than misread ({@link
+ * dev.memsidecar.jdbc.Database#open}).
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
  * #nanos}); the values themselves are JSON text ({@link ControlJson}), which keeps their instants
@@ -47,11 +48,26 @@ import java.util.List;
  *       #MAX_MATCHED_OBJECT} characters), {@code run_id}, {@code denied_at}. Indexed by ({@code
  *       workspace_id, denied_at, seq}) and ({@code workspace_id, tool_name, denied_at, seq}), so
  *       the newest denials of a workspace, or of one of its tools, are a backward range scan.
+ *   <li>{@code sessions} (version 3): one per session, primary key ({@code workspace_id, user_id,
+ *       session_id}): {@code agent_id} (of the last append), {@code created_at}, {@code updated_at}
+ *       (indexed with the owner, for listings newest first), {@code last_message_at}, {@code
+ *       last_seq} (the sequence of its last message), {@code message_count}.
+ *   <li>{@code session_messages} (version 3): every message, primary key ({@code workspace_id,
+ *       user_id, session_id, seq}), unique ({@code ..., id}): {@code role} (the enum name), {@code
+ *       name}, {@code content}, {@code message_at} (indexed, for retention), {@code visible},
+ *       {@code run_id}, {@code term_count} (its index terms, with repeats), {@code extra_json}
+ *       (tool call and result, usage, snapshot id, metadata).
+ *   <li>{@code session_terms} (version 3): the inverted index of the visible messages, primary key
+ *       ({@code workspace_id, user_id, term, session_id, seq}): {@code tf}, and copies of the
+ *       message's {@code term_count}, {@code message_at} and {@code role} so a search filters and
+ *       ranks from the postings alone. Indexed by message too, for deletes.
+ *   <li>{@code session_stats} (version 3): per owner ({@code workspace_id, user_id}) the visible
+ *       {@code messages} and their {@code terms}: BM25's N and average length.
  * </ul>
  */
 final class ControlSchema {
   /** The version this code reads and writes. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   /** The tables' versions, for {@link dev.memsidecar.jdbc.Database#open}. */
   static final VersionedSchema SCHEMA =
@@ -70,6 +86,10 @@ final class ControlSchema {
   static final String TOOL_STATS = "tool_stats";
   static final String TOOL_FAILURES = "tool_failures";
   static final String TOOL_DENIALS = "tool_denials";
+  static final String SESSIONS = "sessions";
+  static final String SESSION_MESSAGES = "session_messages";
+  static final String SESSION_TERMS = "session_terms";
+  static final String SESSION_STATS = "session_stats";
 
   /** The longest last error message a tool's stats keep; a longer one is cut. */
   static final int MAX_ERROR_MESSAGE = 1024;

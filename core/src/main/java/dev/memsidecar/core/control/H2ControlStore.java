@@ -10,6 +10,10 @@ import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.core.sessions.SessionHit;
+import dev.memsidecar.core.sessions.SessionInfo;
+import dev.memsidecar.core.sessions.SessionKey;
+import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.toolrules.ToolDenial;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolStats;
@@ -18,8 +22,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * The {@link ControlStore} in an SQL database, over the JDBC base ({@code dev.memsidecar.jdbc}:
@@ -28,7 +34,8 @@ import java.util.Properties;
  * tables are described in {@link ControlSchema}, the JSON they hold in {@link ControlJson}; each
  * family of tables has its class, which says what it promises: {@link RunTables} (snapshots, EndRun
  * results; first writer wins), {@link DecisionTables} (the audit, in commit order), {@link
- * ToolRuleTables} (one row per rule) and {@link ToolStatsTables} (stats, failures, denials).
+ * ToolRuleTables} (one row per rule) and {@link ToolStatsTables} (stats, failures, denials), {@link
+ * SessionTables} (sessions, messages, their search index).
  *
  * <p>Every write is committed before its method returns, with H2's {@code WRITE_DELAY=0}: a {@code
  * kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter second:
@@ -47,6 +54,7 @@ public final class H2ControlStore implements ControlStore {
   private final DecisionTables audit;
   private final ToolRuleTables rules;
   private final ToolStatsTables stats;
+  private final SessionTables sessions;
 
   private H2ControlStore(ControlDatabase db) {
     this.db = db;
@@ -54,6 +62,7 @@ public final class H2ControlStore implements ControlStore {
     this.runs = new RunTables(db, audit);
     this.rules = new ToolRuleTables(db);
     this.stats = new ToolStatsTables(db);
+    this.sessions = new SessionTables(db);
   }
 
   /**
@@ -164,6 +173,48 @@ public final class H2ControlStore implements ControlStore {
   @Override
   public ToolStats toolStats(String workspaceId, String toolName) {
     return stats.stats(workspaceId, toolName);
+  }
+
+  @Override
+  public List<SessionMessage> append(
+      SessionKey key,
+      String agentId,
+      List<SessionMessage> messages,
+      List<Map<String, Integer>> terms,
+      Instant now) {
+    return sessions.append(key, agentId, messages, terms, now);
+  }
+
+  @Override
+  public List<SessionMessage> history(
+      SessionKey key, long beforeSequence, Instant notBefore, int limit) {
+    return sessions.history(key, beforeSequence, notBefore, limit);
+  }
+
+  @Override
+  public boolean exists(SessionKey key) {
+    return sessions.exists(key);
+  }
+
+  @Override
+  public List<SessionHit> search(
+      SessionKey.Owner owner, Set<String> terms, Filter filter, int limit) {
+    return sessions.search(owner, terms, filter, limit);
+  }
+
+  @Override
+  public List<SessionInfo> sessions(SessionKey.Owner owner, SessionCursor after, int limit) {
+    return sessions.sessions(owner, after, limit);
+  }
+
+  @Override
+  public long delete(SessionKey key) {
+    return sessions.delete(key);
+  }
+
+  @Override
+  public long deleteMessagesBefore(Instant cutoff) {
+    return sessions.deleteMessagesBefore(cutoff);
   }
 
   /** Closes the connections; the database file stays. Idempotent. */

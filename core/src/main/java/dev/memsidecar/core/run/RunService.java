@@ -31,8 +31,13 @@ import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
+import dev.memsidecar.core.sessions.MessageRole;
+import dev.memsidecar.core.sessions.SessionHit;
+import dev.memsidecar.core.sessions.SessionMessage;
+import dev.memsidecar.core.sessions.SessionService;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolRuleService;
+import dev.memsidecar.language.Terms;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.DateTimeException;
@@ -67,6 +72,7 @@ public final class RunService {
 
   public static final String TOOL_RULES = "tool_rules";
   public static final String RECALLED_MEMORY = "recalled_memory";
+  public static final String SESSION_EVIDENCE = "session_evidence";
   public static final String MEMORY_FILES = "memory_files";
 
   /** BeginRun input, UTF-8 bytes. */
@@ -96,6 +102,21 @@ public final class RunService {
   /** Request metadata key naming the time zone of the runtime context and of relative dates. */
   public static final String TIMEZONE = "timezone";
 
+  /** EndRun metadata key: the user's display name (the name of the input message, facts). */
+  public static final String USER_NAME = "user_name";
+
+  /** EndRun metadata key: the display name of the agent (the name of the output message). */
+  public static final String AGENT_NAME = "agent_name";
+
+  /**
+   * Reciprocal-rank constant of the blend of recalled facts and session evidence: each list's item
+   * at rank r (from 1) scores {@code 1 / (RANK_CONSTANT + r)}.
+   */
+  static final int RANK_CONSTANT = 10;
+
+  /** Of an evidence line in the session_evidence section, at most this many characters. */
+  static final int MAX_EVIDENCE_LINE_CHARS = 600;
+
   private static final DateTimeFormatter LOCAL =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss, EEEE", Locale.ENGLISH);
 
@@ -109,6 +130,7 @@ public final class RunService {
   private final ToolRuleService toolRules;
   private final WriteGate gate;
   private final MemoryWriter writer;
+  private final SessionService sessions;
   private final Clock clock;
   private final RunConfig config;
   private final Object[] runLocks = stripes(64);
@@ -124,6 +146,7 @@ public final class RunService {
       ToolRuleService toolRules,
       WriteGate gate,
       MemoryWriter writer,
+      SessionService sessions,
       Clock clock,
       RunConfig config) {
     this.profiles = requireNonNull(profiles, "profiles is null");
@@ -136,6 +159,7 @@ public final class RunService {
     this.toolRules = requireNonNull(toolRules, "toolRules is null");
     this.gate = requireNonNull(gate, "gate is null");
     this.writer = requireNonNull(writer, "writer is null");
+    this.sessions = requireNonNull(sessions, "sessions is null");
     this.clock = requireNonNull(clock, "clock is null");
     this.config = requireNonNull(config, "config is null");
   }
@@ -153,6 +177,11 @@ public final class RunService {
   /** The audit and the run results. */
   public RunStore control() {
     return control;
+  }
+
+  /** The sessions runs append to and recall evidence from. */
+  public SessionService sessions() {
+    return sessions;
   }
 
   /** The events of runs and writes. */
@@ -189,11 +218,8 @@ public final class RunService {
           Map.of("snapshot_id", frozen.get().snapshotId(), "replayed", "true"));
       return frozen.get();
     }
-    List<MemoryHit> recalled =
-        in.input().isBlank()
-            ? List.of()
-            : recall.search(
-                in.scope(), query(in.input()), List.of(), topK, Set.of(), List.of(), 0f, options);
+    Blend blend = recall(in.scope(), in.input(), topK, options);
+    List<MemoryHit> recalled = blend.recalled();
     List<String> paths = new ArrayList<>();
     String files = memoryFiles(in.scope(), options, paths);
     List<RunSnapshot.Section> sections =
@@ -203,6 +229,10 @@ public final class RunService {
                 TOOL_RULES, "Tool-scoped rules", toolRules.pinnedSection(in.scope(), in.tools())),
             new RunSnapshot.Section(
                 RECALLED_MEMORY, "Relevant long-term memory", recalledBody(recalled)),
+            new RunSnapshot.Section(
+                SESSION_EVIDENCE,
+                "Relevant past conversation",
+                evidenceBody(blend.evidence(), zone)),
             new RunSnapshot.Section(MEMORY_FILES, "Memory files", files));
     RunSnapshot snapshot =
         new RunSnapshot(
@@ -213,7 +243,8 @@ public final class RunService {
             sections,
             recalled,
             paths,
-            in.tools());
+            in.tools(),
+            blend.evidence());
     RunSnapshot kept = control.saveSnapshot(in.scope(), snapshot, now);
     publish(
         "run.begin",
@@ -223,9 +254,113 @@ public final class RunService {
         Map.of(
             "snapshot_id", kept.snapshotId(),
             "replayed", String.valueOf(kept != snapshot),
-            "recalled", String.valueOf(kept.recalled().size())));
+            "recalled", String.valueOf(kept.recalled().size()),
+            "evidence", String.valueOf(kept.evidence().size())));
     return kept;
   }
+
+  /** What BeginRun recalls: facts and session evidence, {@code topK} together. */
+  record Blend(List<MemoryHit> recalled, List<SessionHit> evidence) {}
+
+  /**
+   * Recalled facts and session evidence in one ranking: each side ranked by its own scorer (the
+   * stores' hybrid score, BM25 over the sessions), then merged by reciprocal rank ({@link
+   * #RANK_CONSTANT}; a tie goes to the fact), and the first {@code topK} kept. A message of the run
+   * a kept fact came from does not take a slot when it says what the fact says (a fact and the turn
+   * it was extracted from never both), nor does a fact after its turn. Evidence answers to the
+   * request's read flag like facts do: none when LangMem.read is off.
+   */
+  private Blend recall(Scope scope, String input, int topK, RequestOptions options) {
+    if (input.isBlank()) {
+      return new Blend(List.of(), List.of());
+    }
+    String q = query(input);
+    List<MemoryHit> facts =
+        recall.search(scope, q, List.of(), topK, Set.of(), List.of(), 0f, options);
+    List<SessionHit> evidence =
+        access.recordsReadable() ? sessions.evidence(scope, q, topK) : List.of();
+    List<MemoryHit> keptFacts = new ArrayList<>();
+    List<SessionHit> keptEvidence = new ArrayList<>();
+    List<Set<String>> keptWords = new ArrayList<>();
+    List<String> keptRuns = new ArrayList<>();
+    int f = 0;
+    int e = 0;
+    while (keptFacts.size() + keptEvidence.size() < topK
+        && (f < facts.size() || e < evidence.size())) {
+      boolean takeFact =
+          e >= evidence.size() || (f < facts.size() && f <= e); // equal ranks: the fact first
+      String run;
+      Set<String> words;
+      if (takeFact) {
+        MemoryHit hit = facts.get(f++);
+        run = hit.memory().record().metadata().getOrDefault("run_id", "");
+        words = Set.copyOf(Terms.keywords(hit.memory().record().content()));
+        if (sameTurn(run, words, keptRuns, keptWords)) {
+          continue;
+        }
+        keptFacts.add(hit);
+      } else {
+        SessionHit hit = evidence.get(e++);
+        run = hit.message().runId();
+        words = Set.copyOf(Terms.keywords(hit.message().content()));
+        if (sameTurn(run, words, keptRuns, keptWords)) {
+          continue;
+        }
+        keptEvidence.add(hit);
+      }
+      keptRuns.add(run);
+      keptWords.add(words);
+    }
+    return new Blend(List.copyOf(keptFacts), List.copyOf(keptEvidence));
+  }
+
+  /**
+   * Whether an item of run {@code run} says what a kept item of the same run says: most of the
+   * shorter one's words are in the other.
+   */
+  private static boolean sameTurn(
+      String run, Set<String> words, List<String> keptRuns, List<Set<String>> keptWords) {
+    if (run.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < keptRuns.size(); i++) {
+      if (!run.equals(keptRuns.get(i))) {
+        continue;
+      }
+      Set<String> other = keptWords.get(i);
+      Set<String> small = words.size() <= other.size() ? words : other;
+      Set<String> large = small == words ? other : words;
+      long shared = small.stream().filter(large::contains).count();
+      if (small.isEmpty() || shared * 2 >= small.size()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** One line per message: who, when, what. */
+  static String evidenceBody(List<SessionHit> hits, ZoneId zone) {
+    StringBuilder out = new StringBuilder();
+    for (SessionHit hit : hits) {
+      SessionMessage m = hit.message();
+      String who = m.name().isEmpty() ? m.role().name().toLowerCase(Locale.ROOT) : m.name();
+      String text = m.content().strip().replaceAll("\\s+", " ");
+      if (text.length() > MAX_EVIDENCE_LINE_CHARS) {
+        text = hit.snippet();
+      }
+      out.append("- [")
+          .append(EVIDENCE_TIME.format(m.time().atZone(zone)))
+          .append("] ")
+          .append(who)
+          .append(": ")
+          .append(text)
+          .append('\n');
+    }
+    return out.toString().strip();
+  }
+
+  private static final DateTimeFormatter EVIDENCE_TIME =
+      DateTimeFormatter.ofPattern("d MMMM yyyy, HH:mm", Locale.ENGLISH);
 
   /** UTC time, local time and zone: what the model cannot know by itself. */
   static String runtimeContext(Instant now, ZoneId zone) {
@@ -326,6 +461,13 @@ public final class RunService {
       }
       Instant now = clock.instant();
       String notWritten = access.recordWriteRefusal(options);
+      Optional<RunSnapshot> snapshot = control.snapshot(in.scope(), runId, now);
+      if (notWritten == null) {
+        // Evidence first, whatever the gate decides below; a retry appends nothing twice.
+        sessions.appendRun(
+            in.scope(),
+            runMessages(in, runId, snapshot.map(RunSnapshot::snapshotId).orElse(""), now));
+      }
       List<Route> routes = routes(in.scope());
       Extractors.Extraction extraction =
           extractors.extract(
@@ -364,10 +506,7 @@ public final class RunService {
                   runId,
                   in.input(),
                   in.toolCalls(),
-                  control
-                      .snapshot(in.scope(), runId, now)
-                      .map(RunSnapshot::tools)
-                      .orElse(List.of()),
+                  snapshot.map(RunSnapshot::tools).orElse(List.of()),
                   config.captureToolRules());
       EndRunResult result = new EndRunResult(runId, now, notWritten == null, decisions, captured);
       if (notWritten == null) {
@@ -388,6 +527,62 @@ public final class RunService {
       publish("run.end", runId, "", in.scope(), counts(result));
       return result;
     }
+  }
+
+  /**
+   * The messages of a run, as its session keeps them: the input (the user's, named by {@code
+   * metadata.user_name}), one tool message per reported call, the output (the agent's, named by
+   * {@code metadata.agent_name}), all at the run's reference time. Their ids derive from the run,
+   * so a retried EndRun appends nothing twice.
+   */
+  private static List<SessionMessage> runMessages(
+      EndRunInput in, String runId, String snapshotId, Instant time) {
+    List<SessionMessage> out = new ArrayList<>();
+    if (!in.input().isBlank()) {
+      out.add(
+          SessionMessage.of(MessageRole.USER, name(in.metadata(), USER_NAME), in.input(), time));
+    }
+    for (ToolCall call : in.toolCalls()) {
+      out.add(
+          new SessionMessage(
+              "",
+              "",
+              0,
+              MessageRole.TOOL,
+              "",
+              call.errorMessage(),
+              null,
+              new SessionMessage.ToolOutcome(call.toolName(), "", call.ok(), call.errorCategory()),
+              time,
+              true,
+              0,
+              0,
+              "",
+              "",
+              Map.of()));
+    }
+    if (!in.output().isBlank()) {
+      out.add(
+          SessionMessage.of(
+              MessageRole.ASSISTANT, name(in.metadata(), AGENT_NAME), in.output(), time));
+    }
+    List<SessionMessage> named = new ArrayList<>(out.size());
+    for (int i = 0; i < out.size(); i++) {
+      String id =
+          UUID.nameUUIDFromBytes(
+                  (in.scope() + "\n" + runId + "\n" + i).getBytes(StandardCharsets.UTF_8))
+              .toString();
+      named.add(out.get(i).ofRun(id, runId, snapshotId));
+    }
+    return named;
+  }
+
+  /** A display name from request metadata, stripped and cut to a message's bound. */
+  private static String name(Map<String, String> metadata, String key) {
+    String name = metadata.getOrDefault(key, "").strip();
+    return name.length() <= SessionService.MAX_NAME_CHARS
+        ? name
+        : name.substring(0, SessionService.MAX_NAME_CHARS);
   }
 
   /**

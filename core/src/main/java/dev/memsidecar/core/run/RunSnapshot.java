@@ -3,6 +3,7 @@ package dev.memsidecar.core.run;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.core.MemoryHit;
+import dev.memsidecar.core.sessions.SessionHit;
 import java.time.Instant;
 import java.util.List;
 
@@ -19,6 +20,8 @@ import java.util.List;
  * @param memoryFilePaths the memory files behind the memory_files section
  * @param tools the tools the run said it may call (their rules come first; EndRun's capture binds
  *     prohibitions to them)
+ * @param evidence the session messages behind the session_evidence section (none in snapshots made
+ *     before sessions existed)
  */
 public record RunSnapshot(
     String runId,
@@ -28,7 +31,8 @@ public record RunSnapshot(
     List<Section> sections,
     List<MemoryHit> recalled,
     List<String> memoryFilePaths,
-    List<String> tools) {
+    List<String> tools,
+    List<SessionHit> evidence) {
 
   /** One prompt section: markdown ready to paste into a system prompt. */
   public record Section(String id, String title, String body) {
@@ -48,5 +52,6 @@ public record RunSnapshot(
     recalled = List.copyOf(recalled);
     memoryFilePaths = List.copyOf(memoryFilePaths);
     tools = tools == null ? List.of() : List.copyOf(tools);
+    evidence = evidence == null ? List.of() : List.copyOf(evidence);
   }
 }

@@ -11,6 +11,9 @@ import dev.memsidecar.core.StoredMemory;
 import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.core.sessions.MessageRole;
+import dev.memsidecar.core.sessions.SessionHit;
+import dev.memsidecar.core.sessions.SessionMessage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -89,7 +92,27 @@ final class ControlFixtures {
             new MemoryHit(new StoredMemory(record("r1", "npm run check:rules"), "lucene"), 0.93f),
             new MemoryHit(new StoredMemory(record("r2", ODD_TEXT), "langmem-sqlite"), 0.5f)),
         List.of("/memories/AGENTS.md", "/memories/用户.md"),
-        List.of("send_email", "bash"));
+        List.of("send_email", "bash"),
+        List.of(
+            new SessionHit(
+                new SessionMessage(
+                    "m1",
+                    "s1",
+                    3,
+                    MessageRole.USER,
+                    "Caroline",
+                    ODD_TEXT,
+                    null,
+                    null,
+                    created.minusSeconds(60),
+                    true,
+                    0,
+                    0,
+                    "",
+                    runId,
+                    Map.of("k", "v")),
+                4.25f,
+                ODD_TEXT)));
   }
 
   /** The tables as schema version 1 (issue 7) created them in H2, for the migration tests. */

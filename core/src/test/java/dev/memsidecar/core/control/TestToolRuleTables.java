@@ -505,7 +505,7 @@ class TestToolRuleTables {
       assertEquals(1, migrated.toolStats(ACME, "send_email").denials());
     }
     assertEquals(ControlSchema.VERSION, schemaVersion(url));
-    assertEquals(2, ControlSchema.VERSION);
+    assertEquals(3, ControlSchema.VERSION);
     // Opening again neither migrates again nor loses anything.
     try (H2ControlStore again = H2ControlStore.open(oldDir)) {
       assertEquals(Optional.of(result), again.endRun(alice, "run-1"));
@@ -528,7 +528,7 @@ class TestToolRuleTables {
       st.execute("UPDATE control_schema SET version = 1");
     }
     store = H2ControlStore.open(dataDir);
-    assertEquals(2, schemaVersion(url));
+    assertEquals(ControlSchema.VERSION, schemaVersion(url));
     store.recordToolCalls(ACME, List.of(failed("bash", "timeout", "slow")), T0);
     store.recordDenial(ACME, denial("r1", "bash", "sudo", "run-1", 0));
     assertEquals(Map.of("timeout", 1L), store.toolStats(ACME, "bash").failuresByCategory());

@@ -1,13 +1,15 @@
 package dev.memsidecar.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memsidecar.api.ExtractionRequest;
 import dev.memsidecar.api.Extractor;
 import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryCandidate;
 import dev.memsidecar.api.Settings;
 import dev.memsidecar.bench.BenchArguments.SidecarJar;
+import dev.memsidecar.bench.Locomo.Conversation;
+import dev.memsidecar.bench.Locomo.Question;
+import dev.memsidecar.bench.Locomo.Session;
+import dev.memsidecar.bench.Locomo.Turn;
 import dev.memsidecar.language.Terms;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.EndRunResponse;
@@ -26,7 +28,6 @@ import dev.memsidecar.proto.v1.WriteDecision;
 import dev.memsidecar.proto.v1.WriteOutcome;
 import dev.memsidecar.sidecar.bench.Figures;
 import dev.memsidecar.sidecar.bench.SidecarProcess;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -44,7 +44,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -97,8 +96,6 @@ public final class RunQualityBench {
   private static final int TOP_K = 10;
   private static final int SMALL_K = 5;
   private static final String USER = "u";
-  private static final Pattern DIA_ID = Pattern.compile("D\\d+:\\d+");
-  private static final Pattern SESSION_KEY = Pattern.compile("session_(\\d+)");
   private static final Pattern UUID_TEXT =
       Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
   private static final Pattern RULE = Pattern.compile("^rule ([a-z-]+):");
@@ -119,79 +116,6 @@ public final class RunQualityBench {
   }
 
   // ---------------------------------------------------------------- data
-
-  private record Turn(String key, String diaId, String speaker, String text, String date) {
-    String line() {
-      return speaker + ": " + text;
-    }
-  }
-
-  private record Session(int number, String date, List<Turn> turns) {}
-
-  private record Question(
-      String conv, String text, String answer, int category, List<String> evidenceKeys) {}
-
-  private record Conversation(String id, List<Session> sessions, List<Question> questions) {
-    List<Turn> turns() {
-      return sessions.stream().flatMap(s -> s.turns().stream()).toList();
-    }
-  }
-
-  private static List<Conversation> load(Path path, boolean captions, int limit)
-      throws IOException {
-    JsonNode data = new ObjectMapper().readTree(Files.readString(path, StandardCharsets.UTF_8));
-    List<Conversation> out = new ArrayList<>();
-    for (JsonNode conv : data) {
-      if (limit > 0 && out.size() >= limit) {
-        break;
-      }
-      String id = conv.path("sample_id").asText();
-      JsonNode c = conv.path("conversation");
-      TreeMap<Integer, JsonNode> byNumber = new TreeMap<>();
-      for (Iterator<String> it = c.fieldNames(); it.hasNext(); ) {
-        String name = it.next();
-        Matcher m = SESSION_KEY.matcher(name);
-        if (m.matches() && c.get(name).isArray()) {
-          byNumber.put(Integer.parseInt(m.group(1)), c.get(name));
-        }
-      }
-      List<Session> sessions = new ArrayList<>();
-      for (Map.Entry<Integer, JsonNode> e : byNumber.entrySet()) {
-        String date = c.path("session_" + e.getKey() + "_date_time").asText();
-        List<Turn> turns = new ArrayList<>();
-        for (JsonNode t : e.getValue()) {
-          String text = t.path("text").asText().replace('\n', ' ').strip();
-          if (captions && t.hasNonNull("blip_caption")) {
-            text = text + " [image: " + t.path("blip_caption").asText().strip() + "]";
-          }
-          String dia = t.path("dia_id").asText().strip();
-          turns.add(new Turn(id + "/" + dia, dia, t.path("speaker").asText(), text, date));
-        }
-        if (!turns.isEmpty()) {
-          sessions.add(new Session(e.getKey(), date, turns));
-        }
-      }
-      List<Question> questions = new ArrayList<>();
-      for (JsonNode qa : conv.path("qa")) {
-        int category = qa.path("category").asInt();
-        if (category < 1 || category > 4 || !qa.hasNonNull("answer")) {
-          continue;
-        }
-        List<String> evidence = new ArrayList<>();
-        for (JsonNode e : qa.path("evidence")) {
-          Matcher m = DIA_ID.matcher(e.asText());
-          while (m.find()) {
-            evidence.add(id + "/" + m.group());
-          }
-        }
-        questions.add(
-            new Question(
-                id, qa.path("question").asText(), qa.path("answer").asText(), category, evidence));
-      }
-      out.add(new Conversation(id, sessions, questions));
-    }
-    return out;
-  }
 
   private static String endRunInput(Session session) {
     StringBuilder input = new StringBuilder("[session date: " + session.date() + "]\n");
@@ -265,7 +189,8 @@ public final class RunQualityBench {
   // ---------------------------------------------------------------- run
 
   private void run() throws Exception {
-    List<Conversation> convs = load(options.locomo, !options.noCaptions, options.conversations);
+    List<Conversation> convs =
+        Locomo.load(options.locomo, !options.noCaptions, options.conversations);
     int turnCount = convs.stream().mapToInt(c -> c.turns().size()).sum();
     int sessionCount = convs.stream().mapToInt(c -> c.sessions().size()).sum();
     int questionCount = convs.stream().mapToInt(c -> c.questions().size()).sum();
@@ -949,12 +874,7 @@ public final class RunQualityBench {
 
   /** The share of the answer's keywords among the words of the top {@code k} contents. */
   static double coverage(List<SearchHit> hits, int k, Set<String> answer) {
-    Set<String> found = new HashSet<>();
-    for (int i = 0; i < Math.min(k, hits.size()); i++) {
-      found.addAll(Terms.of(hits.get(i).getMemory().getContent()));
-    }
-    long n = answer.stream().filter(found::contains).count();
-    return (double) n / answer.size();
+    return Locomo.coverage(hits.stream().map(h -> h.getMemory().getContent()).toList(), k, answer);
   }
 
   /** The rank of the first raw hit that is an evidence turn, or MAX_VALUE. */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryFileServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
+import dev.memsidecar.proto.v1.SessionServiceGrpc;
 import dev.memsidecar.proto.v1.ToolRuleServiceGrpc;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -265,6 +266,10 @@ public final class SidecarProcess implements AutoCloseable {
 
   public ToolRuleServiceGrpc.ToolRuleServiceBlockingStub toolRules() {
     return ToolRuleServiceGrpc.newBlockingStub(channel).withDeadlineAfter(CALL_LIMIT);
+  }
+
+  public SessionServiceGrpc.SessionServiceBlockingStub sessions() {
+    return SessionServiceGrpc.newBlockingStub(channel).withDeadlineAfter(CALL_LIMIT);
   }
 
   public HealthGrpc.HealthBlockingStub health() {

@@ -24,7 +24,7 @@ final class ConfigFiles {
       server = requireNonNullElse(server, new Server(null, null, null, null, null, null));
       memory =
           requireNonNullElse(
-              memory, new Memory(null, null, null, null, null, null, null, null, null, null));
+              memory, new Memory(null, null, null, null, null, null, null, null, null, null, null));
     }
   }
 
@@ -52,7 +52,8 @@ final class ConfigFiles {
       String embedder,
       Extractor extractor,
       Runs runs,
-      ToolRules toolRules) {
+      ToolRules toolRules,
+      Sessions sessions) {
     Memory {
       deepagentsMem = requireNonNullElse(deepagentsMem, new FilesPath(null, null, null));
       langMem = requireNonNullElse(langMem, new RecordsPath(null, null));
@@ -61,6 +62,7 @@ final class ConfigFiles {
       extractor = requireNonNullElse(extractor, new Extractor(null, null));
       runs = requireNonNullElse(runs, new Runs(null, null));
       toolRules = requireNonNullElse(toolRules, new ToolRules(null));
+      sessions = requireNonNullElse(sessions, new Sessions(null));
     }
   }
 
@@ -84,6 +86,9 @@ final class ConfigFiles {
   record Runs(String snapshotTtl, String shortTermTtl) {}
 
   record ToolRules(Boolean capture) {}
+
+  /** {@code memory.sessions}. */
+  record Sessions(BigInteger retentionDays) {}
 
   /** One {@code kind: Memory} document of {@code config/memory/*.yaml}. */
   record MemoryDocument(String apiVersion, String kind, Metadata metadata, Spec spec) {

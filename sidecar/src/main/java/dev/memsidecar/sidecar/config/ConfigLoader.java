@@ -11,6 +11,7 @@ import dev.memsidecar.core.config.Maintenance;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.sidecar.config.ConfigFiles.Extractor;
 import dev.memsidecar.sidecar.config.ConfigFiles.FilesPath;
 import dev.memsidecar.sidecar.config.ConfigFiles.MainFile;
@@ -164,7 +165,8 @@ public final class ConfigLoader {
             draft.maintenance,
             draft.pluginsDir,
             draft.filesProvider,
-            draft.runs);
+            draft.runs,
+            draft.sessions);
     return new SidecarConfig(
         draft.host,
         draft.port,
@@ -194,6 +196,7 @@ public final class ConfigLoader {
     String embedder;
     String filesProvider;
     RunConfig runs;
+    SessionConfig sessions;
 
     Draft(Path dataDir) {
       this.dataDir = dataDir;
@@ -204,6 +207,7 @@ public final class ConfigLoader {
       embedder = engineDefaults.embedder();
       filesProvider = engineDefaults.filesProvider();
       runs = engineDefaults.runs();
+      sessions = engineDefaults.sessions();
     }
   }
 
@@ -294,6 +298,15 @@ public final class ConfigLoader {
             duration(in, "memory.runs.snapshotTtl", runs.snapshotTtl(), r.snapshotTtl()),
             duration(in, "memory.runs.shortTermTtl", runs.shortTermTtl(), r.shortTermTtl()),
             requireNonNullElse(memory.toolRules().capture(), r.captureToolRules()));
+
+    draft.sessions =
+        new SessionConfig(
+            in.within(
+                "memory.sessions.retentionDays",
+                memory.sessions().retentionDays(),
+                0,
+                SessionConfig.MAX_RETENTION_DAYS,
+                draft.sessions.retentionDays()));
 
     List<String> refs = memory.refs();
     if (refs == null) {

@@ -1,0 +1,690 @@
+package dev.memsidecar.core.control;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.core.sessions.MessageRole;
+import dev.memsidecar.core.sessions.SessionHit;
+import dev.memsidecar.core.sessions.SessionInfo;
+import dev.memsidecar.core.sessions.SessionKey;
+import dev.memsidecar.core.sessions.SessionMessage;
+import dev.memsidecar.core.sessions.SessionStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Sessions ({@code sessions}), their messages ({@code session_messages}) and the inverted index of
+ * the visible messages' terms ({@code session_terms}, with per-owner totals in {@code
+ * session_stats}), {@link ControlSchema}. Portable SQL: the index is an ordinary table, so the same
+ * search runs on H2 and PostgreSQL; BM25 is computed here from the postings of the query's terms.
+ *
+ * <p>An append is one transaction that locks its session's row, so the messages of one session get
+ * consecutive sequence numbers in commit order; two appends to one new session race to create its
+ * row, and the loser starts again ({@link ControlDatabase#inTransactionRetried}). Thread-safe.
+ */
+final class SessionTables {
+  /** BM25's term-frequency saturation. */
+  static final double K1 = 1.2;
+
+  /** BM25's length normalisation. */
+  static final double B = 0.75;
+
+  /** Query terms a search looks up at most; a longer query uses its first ones. */
+  static final int MAX_QUERY_TERMS = 64;
+
+  /** Messages a retention pass deletes per transaction. */
+  static final int PURGE_BATCH = 500;
+
+  private static final String KEY = "workspace_id = ? AND user_id = ? AND session_id = ?";
+  private static final String MESSAGE_COLUMNS =
+      "session_id, seq, id, role, name, content, message_at, visible, run_id, extra_json";
+
+  private final ControlDatabase db;
+
+  SessionTables(ControlDatabase db) {
+    this.db = db;
+  }
+
+  /** What a message carries apart from its columns, as JSON in {@code extra_json}. */
+  record Extras(
+      SessionMessage.ToolInvocation toolCall,
+      SessionMessage.ToolOutcome toolResult,
+      long inputTokens,
+      long outputTokens,
+      String snapshotId,
+      Map<String, String> metadata) {}
+
+  // ---------------------------------------------------------------- append
+
+  List<SessionMessage> append(
+      SessionKey key,
+      String agentId,
+      List<SessionMessage> messages,
+      List<Map<String, Integer>> terms,
+      Instant now) {
+    requireNonNull(key, "key is null");
+    requireNonNull(agentId, "agentId is null");
+    if (messages.size() != terms.size()) {
+      throw new IllegalArgumentException("one term map per message");
+    }
+    long at = ControlSchema.exactNanos(now, "now");
+    return db.run(
+        "append " + messages.size() + " messages to session " + key.sessionId(),
+        c ->
+            db.inTransactionRetried(
+                c,
+                "appending to session " + key.sessionId(),
+                () -> appendInTransaction(c, key, agentId, messages, terms, at)));
+  }
+
+  private List<SessionMessage> appendInTransaction(
+      Connection c,
+      SessionKey key,
+      String agentId,
+      List<SessionMessage> messages,
+      List<Map<String, Integer>> terms,
+      long at)
+      throws SQLException {
+    long lastSeq;
+    long count;
+    long lastMessageAt;
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT last_seq, message_count, last_message_at FROM "
+                + ControlSchema.SESSIONS
+                + " WHERE "
+                + KEY
+                + " FOR UPDATE")) {
+      bindKey(st, 1, key);
+      try (ResultSet rs = st.executeQuery()) {
+        if (rs.next()) {
+          lastSeq = rs.getLong(1);
+          count = rs.getLong(2);
+          lastMessageAt = rs.getLong(3);
+        } else {
+          try (PreparedStatement ins =
+              c.prepareStatement(
+                  "INSERT INTO "
+                      + ControlSchema.SESSIONS
+                      + " (workspace_id, user_id, session_id, agent_id, created_at, updated_at,"
+                      + " last_message_at, last_seq, message_count) VALUES (?, ?, ?, ?, ?, ?, ?, 0,"
+                      + " 0)")) {
+            bindKey(ins, 1, key);
+            ins.setString(4, agentId);
+            ins.setLong(5, at);
+            ins.setLong(6, at);
+            ins.setLong(7, Long.MIN_VALUE);
+            ins.executeUpdate(); // a duplicate key restarts the transaction
+          }
+          lastSeq = 0;
+          count = 0;
+          lastMessageAt = Long.MIN_VALUE;
+        }
+      }
+    }
+    List<SessionMessage> out = new ArrayList<>(messages.size());
+    long visibleAdded = 0;
+    long termsAdded = 0;
+    try (PreparedStatement byId =
+            c.prepareStatement(
+                "SELECT "
+                    + MESSAGE_COLUMNS
+                    + " FROM "
+                    + ControlSchema.SESSION_MESSAGES
+                    + " WHERE "
+                    + KEY
+                    + " AND id = ?");
+        PreparedStatement insert =
+            c.prepareStatement(
+                "INSERT INTO "
+                    + ControlSchema.SESSION_MESSAGES
+                    + " (workspace_id, user_id, session_id, seq, id, role, name, content,"
+                    + " message_at, visible, run_id, term_count, extra_json)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        PreparedStatement index =
+            c.prepareStatement(
+                "INSERT INTO "
+                    + ControlSchema.SESSION_TERMS
+                    + " (workspace_id, user_id, term, session_id, seq, tf, term_count, message_at,"
+                    + " role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      for (int i = 0; i < messages.size(); i++) {
+        SessionMessage m = messages.get(i);
+        bindKey(byId, 1, key);
+        byId.setString(4, m.id());
+        try (ResultSet rs = byId.executeQuery()) {
+          if (rs.next()) {
+            out.add(message(rs));
+            continue;
+          }
+        }
+        long seq = ++lastSeq;
+        long messageAt = ControlSchema.exactNanos(m.time(), "time");
+        Map<String, Integer> counts = terms.get(i);
+        int termCount = counts.values().stream().mapToInt(Integer::intValue).sum();
+        bindKey(insert, 1, key);
+        insert.setLong(4, seq);
+        insert.setString(5, m.id());
+        insert.setString(6, m.role().name());
+        insert.setString(7, m.name());
+        insert.setString(8, m.content());
+        insert.setLong(9, messageAt);
+        insert.setBoolean(10, m.visible());
+        insert.setString(11, m.runId());
+        insert.setInt(12, termCount);
+        insert.setString(
+            13,
+            ControlJson.write(
+                new Extras(
+                    m.toolCall(),
+                    m.toolResult(),
+                    m.inputTokens(),
+                    m.outputTokens(),
+                    m.snapshotId(),
+                    m.metadata())));
+        insert.executeUpdate();
+        if (m.visible()) {
+          for (Map.Entry<String, Integer> t : counts.entrySet()) {
+            index.setString(1, key.workspaceId());
+            index.setString(2, key.userId());
+            index.setString(3, t.getKey());
+            index.setString(4, key.sessionId());
+            index.setLong(5, seq);
+            index.setInt(6, t.getValue());
+            index.setInt(7, termCount);
+            index.setLong(8, messageAt);
+            index.setString(9, m.role().name());
+            index.addBatch();
+          }
+          visibleAdded++;
+          termsAdded += termCount;
+        }
+        count++;
+        lastMessageAt = Math.max(lastMessageAt, messageAt);
+        out.add(m.stored(m.id(), key.sessionId(), seq, m.time()));
+      }
+      index.executeBatch();
+    }
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "UPDATE "
+                + ControlSchema.SESSIONS
+                + " SET last_seq = ?, message_count = ?, last_message_at = ?, updated_at = ?,"
+                + " agent_id = ? WHERE "
+                + KEY)) {
+      st.setLong(1, lastSeq);
+      st.setLong(2, count);
+      st.setLong(3, lastMessageAt);
+      st.setLong(4, at);
+      st.setString(5, agentId);
+      bindKey(st, 6, key);
+      st.executeUpdate();
+    }
+    addToStats(c, key.owner(), visibleAdded, termsAdded);
+    return List.copyOf(out);
+  }
+
+  /** Adds to the owner's message and term totals, creating the row. */
+  private static void addToStats(Connection c, SessionKey.Owner owner, long messages, long terms)
+      throws SQLException {
+    if (messages == 0 && terms == 0) {
+      return;
+    }
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "UPDATE "
+                + ControlSchema.SESSION_STATS
+                + " SET messages = messages + ?, terms = terms + ?"
+                + " WHERE workspace_id = ? AND user_id = ?")) {
+      st.setLong(1, messages);
+      st.setLong(2, terms);
+      st.setString(3, owner.workspaceId());
+      st.setString(4, owner.userId());
+      if (st.executeUpdate() > 0) {
+        return;
+      }
+    }
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "INSERT INTO "
+                + ControlSchema.SESSION_STATS
+                + " (workspace_id, user_id, messages, terms) VALUES (?, ?, ?, ?)")) {
+      st.setString(1, owner.workspaceId());
+      st.setString(2, owner.userId());
+      st.setLong(3, Math.max(0, messages));
+      st.setLong(4, Math.max(0, terms));
+      st.executeUpdate(); // a duplicate key restarts the transaction
+    }
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  List<SessionMessage> history(SessionKey key, long beforeSequence, Instant notBefore, int limit) {
+    String sql =
+        "SELECT "
+            + MESSAGE_COLUMNS
+            + " FROM "
+            + ControlSchema.SESSION_MESSAGES
+            + " WHERE "
+            + KEY
+            + " AND seq < ? AND visible = TRUE"
+            + (notBefore == null ? "" : " AND message_at >= ?")
+            + " ORDER BY seq DESC LIMIT ?";
+    return db.run(
+        "read the history of session " + key.sessionId(),
+        c -> {
+          try (PreparedStatement st = c.prepareStatement(sql)) {
+            int i = bindKey(st, 1, key);
+            st.setLong(i++, beforeSequence);
+            if (notBefore != null) {
+              st.setLong(i++, ControlSchema.nanos(notBefore));
+            }
+            st.setInt(i, limit);
+            List<SessionMessage> out = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+              while (rs.next()) {
+                out.add(message(rs));
+              }
+            }
+            return out;
+          }
+        });
+  }
+
+  boolean exists(SessionKey key) {
+    return db.run(
+        "look up session " + key.sessionId(),
+        c -> {
+          try (PreparedStatement st =
+              c.prepareStatement("SELECT 1 FROM " + ControlSchema.SESSIONS + " WHERE " + KEY)) {
+            bindKey(st, 1, key);
+            try (ResultSet rs = st.executeQuery()) {
+              return rs.next();
+            }
+          }
+        });
+  }
+
+  List<SessionInfo> sessions(SessionKey.Owner owner, SessionStore.SessionCursor after, int limit) {
+    String sql =
+        "SELECT session_id, message_count, created_at, updated_at, last_message_at, agent_id FROM "
+            + ControlSchema.SESSIONS
+            + " WHERE workspace_id = ? AND user_id = ?"
+            + (after == null ? "" : " AND (updated_at < ? OR (updated_at = ? AND session_id > ?))")
+            + " ORDER BY updated_at DESC, session_id LIMIT ?";
+    return db.run(
+        "list sessions",
+        c -> {
+          try (PreparedStatement st = c.prepareStatement(sql)) {
+            int i = 1;
+            st.setString(i++, owner.workspaceId());
+            st.setString(i++, owner.userId());
+            if (after != null) {
+              long t = ControlSchema.nanos(after.updateTime());
+              st.setLong(i++, t);
+              st.setLong(i++, t);
+              st.setString(i++, after.sessionId());
+            }
+            st.setInt(i, limit);
+            List<SessionInfo> out = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+              while (rs.next()) {
+                long last = rs.getLong(5);
+                out.add(
+                    new SessionInfo(
+                        rs.getString(1),
+                        rs.getLong(2),
+                        ControlSchema.instant(rs.getLong(3)),
+                        ControlSchema.instant(rs.getLong(4)),
+                        last == Long.MIN_VALUE ? null : ControlSchema.instant(last),
+                        rs.getString(6)));
+              }
+            }
+            return out;
+          }
+        });
+  }
+
+  /** One posting: a message, how often the term occurs in it, how many terms it has. */
+  private record Posting(String sessionId, long seq, int tf, int length) {}
+
+  List<SessionHit> search(
+      SessionKey.Owner owner, Set<String> terms, SessionStore.Filter filter, int limit) {
+    List<String> query = terms.stream().limit(MAX_QUERY_TERMS).toList();
+    if (query.isEmpty() || limit <= 0) {
+      return List.of();
+    }
+    StringBuilder sql =
+        new StringBuilder("SELECT term, session_id, seq, tf, term_count FROM ")
+            .append(ControlSchema.SESSION_TERMS)
+            .append(" WHERE workspace_id = ? AND user_id = ? AND term IN (")
+            .append(String.join(", ", Collections.nCopies(query.size(), "?")))
+            .append(')');
+    if (!filter.sessionId().isEmpty()) {
+      sql.append(" AND session_id = ?");
+    }
+    if (filter.from() != null) {
+      sql.append(" AND message_at >= ?");
+    }
+    if (filter.to() != null) {
+      sql.append(" AND message_at < ?");
+    }
+    List<MessageRole> roles = filter.roles().stream().sorted().toList();
+    if (!roles.isEmpty()) {
+      sql.append(" AND role IN (")
+          .append(String.join(", ", Collections.nCopies(roles.size(), "?")))
+          .append(')');
+    }
+    return db.run(
+        "search sessions",
+        c -> {
+          long[] totals = totals(c, owner);
+          if (totals[0] == 0) {
+            return List.of();
+          }
+          Map<String, List<Posting>> postings = new HashMap<>();
+          try (PreparedStatement st = c.prepareStatement(sql.toString())) {
+            int i = 1;
+            st.setString(i++, owner.workspaceId());
+            st.setString(i++, owner.userId());
+            for (String t : query) {
+              st.setString(i++, t);
+            }
+            if (!filter.sessionId().isEmpty()) {
+              st.setString(i++, filter.sessionId());
+            }
+            if (filter.from() != null) {
+              st.setLong(i++, ControlSchema.nanos(filter.from()));
+            }
+            if (filter.to() != null) {
+              st.setLong(i++, ControlSchema.nanos(filter.to()));
+            }
+            for (MessageRole r : roles) {
+              st.setString(i++, r.name());
+            }
+            try (ResultSet rs = st.executeQuery()) {
+              while (rs.next()) {
+                postings
+                    .computeIfAbsent(rs.getString(1), t -> new ArrayList<>())
+                    .add(new Posting(rs.getString(2), rs.getLong(3), rs.getInt(4), rs.getInt(5)));
+              }
+            }
+          }
+          List<Scored> ranked = bm25(postings, totals[0], totals[1]);
+          List<SessionHit> out = new ArrayList<>();
+          for (Scored s : ranked.subList(0, Math.min(limit, ranked.size()))) {
+            SessionMessage m = message(c, owner.session(s.sessionId()), s.seq());
+            if (m != null) {
+              out.add(new SessionHit(m, (float) s.score(), ""));
+            }
+          }
+          return out;
+        });
+  }
+
+  private record Scored(String sessionId, long seq, double score) {}
+
+  /**
+   * BM25 (Robertson and Zaragoza's IDF, {@code ln(1 + (N - df + 0.5) / (df + 0.5))}) of every
+   * message in the postings, best first; ties go to the newer message.
+   */
+  private static List<Scored> bm25(Map<String, List<Posting>> postings, long n, long totalTerms) {
+    double avgLength = Math.max(1.0, (double) totalTerms / Math.max(1, n));
+    Map<String, double[]> scores = new HashMap<>();
+    Map<String, Posting> first = new HashMap<>();
+    for (List<Posting> list : postings.values()) {
+      double df = list.size();
+      double idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (Posting p : list) {
+        double norm = K1 * (1 - B + B * p.length() / avgLength);
+        double s = idf * p.tf() * (K1 + 1) / (p.tf() + norm);
+        String id = p.sessionId() + "\n" + p.seq();
+        scores.computeIfAbsent(id, k -> new double[1])[0] += s;
+        first.putIfAbsent(id, p);
+      }
+    }
+    List<Scored> out = new ArrayList<>(scores.size());
+    scores.forEach(
+        (id, s) -> {
+          Posting p = first.get(id);
+          out.add(new Scored(p.sessionId(), p.seq(), s[0]));
+        });
+    out.sort(
+        Comparator.comparingDouble(Scored::score)
+            .reversed()
+            .thenComparing(Comparator.comparingLong(Scored::seq).reversed())
+            .thenComparing(Scored::sessionId));
+    return out;
+  }
+
+  /** The owner's visible messages and their terms, {0, 0} when none. */
+  private static long[] totals(Connection c, SessionKey.Owner owner) throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT messages, terms FROM "
+                + ControlSchema.SESSION_STATS
+                + " WHERE workspace_id = ? AND user_id = ?")) {
+      st.setString(1, owner.workspaceId());
+      st.setString(2, owner.userId());
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : new long[] {0, 0};
+      }
+    }
+  }
+
+  private static SessionMessage message(Connection c, SessionKey key, long seq)
+      throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT "
+                + MESSAGE_COLUMNS
+                + " FROM "
+                + ControlSchema.SESSION_MESSAGES
+                + " WHERE "
+                + KEY
+                + " AND seq = ?")) {
+      int i = bindKey(st, 1, key);
+      st.setLong(i, seq);
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() ? message(rs) : null;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- deletes
+
+  long delete(SessionKey key) {
+    return db.run(
+        "delete session " + key.sessionId(),
+        c ->
+            db.inTransactionRetried(
+                c,
+                "deleting session " + key.sessionId(),
+                () -> {
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "DELETE FROM " + ControlSchema.SESSIONS + " WHERE " + KEY)) {
+                    bindKey(st, 1, key);
+                    if (st.executeUpdate() == 0) {
+                      return -1L;
+                    }
+                  }
+                  long[] visible = visibleTotals(c, key, Long.MAX_VALUE);
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "DELETE FROM " + ControlSchema.SESSION_TERMS + " WHERE " + KEY)) {
+                    bindKey(st, 1, key);
+                    st.executeUpdate();
+                  }
+                  long deleted;
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "DELETE FROM " + ControlSchema.SESSION_MESSAGES + " WHERE " + KEY)) {
+                    bindKey(st, 1, key);
+                    deleted = st.executeUpdate();
+                  }
+                  addToStats(c, key.owner(), -visible[0], -visible[1]);
+                  return deleted;
+                }));
+  }
+
+  /** The visible messages of a session below a time and their terms. */
+  private static long[] visibleTotals(Connection c, SessionKey key, long before)
+      throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT COUNT(*), COALESCE(SUM(term_count), 0) FROM "
+                + ControlSchema.SESSION_MESSAGES
+                + " WHERE "
+                + KEY
+                + " AND visible = TRUE AND message_at < ?")) {
+      int i = bindKey(st, 1, key);
+      st.setLong(i, before);
+      try (ResultSet rs = st.executeQuery()) {
+        rs.next();
+        return new long[] {rs.getLong(1), rs.getLong(2)};
+      }
+    }
+  }
+
+  long deleteMessagesBefore(Instant cutoff) {
+    long before = ControlSchema.nanos(cutoff);
+    long total = 0;
+    while (true) {
+      List<SessionKey> keys =
+          db.run(
+              "find messages past the retention",
+              c -> {
+                try (PreparedStatement st =
+                    c.prepareStatement(
+                        "SELECT DISTINCT workspace_id, user_id, session_id FROM "
+                            + ControlSchema.SESSION_MESSAGES
+                            + " WHERE message_at < ? LIMIT "
+                            + PURGE_BATCH)) {
+                  st.setLong(1, before);
+                  List<SessionKey> out = new ArrayList<>();
+                  try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next()) {
+                      out.add(new SessionKey(rs.getString(1), rs.getString(2), rs.getString(3)));
+                    }
+                  }
+                  return out;
+                }
+              });
+      if (keys.isEmpty()) {
+        return total;
+      }
+      for (SessionKey key : keys) {
+        total += purge(key, before);
+      }
+    }
+  }
+
+  /** Deletes one session's messages older than {@code before}, and the session once it is empty. */
+  private long purge(SessionKey key, long before) {
+    return db.run(
+        "delete old messages of session " + key.sessionId(),
+        c ->
+            db.inTransactionRetried(
+                c,
+                "deleting old messages",
+                () -> {
+                  long remaining;
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "SELECT message_count FROM "
+                              + ControlSchema.SESSIONS
+                              + " WHERE "
+                              + KEY
+                              + " FOR UPDATE")) {
+                    bindKey(st, 1, key);
+                    try (ResultSet rs = st.executeQuery()) {
+                      remaining = rs.next() ? rs.getLong(1) : 0;
+                    }
+                  }
+                  long[] visible = visibleTotals(c, key, before);
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "DELETE FROM "
+                              + ControlSchema.SESSION_TERMS
+                              + " WHERE "
+                              + KEY
+                              + " AND message_at < ?")) {
+                    int i = bindKey(st, 1, key);
+                    st.setLong(i, before);
+                    st.executeUpdate();
+                  }
+                  long deleted;
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "DELETE FROM "
+                              + ControlSchema.SESSION_MESSAGES
+                              + " WHERE "
+                              + KEY
+                              + " AND message_at < ?")) {
+                    int i = bindKey(st, 1, key);
+                    st.setLong(i, before);
+                    deleted = st.executeUpdate();
+                  }
+                  remaining = Math.max(0, remaining - deleted);
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          remaining == 0
+                              ? "DELETE FROM " + ControlSchema.SESSIONS + " WHERE " + KEY
+                              : "UPDATE "
+                                  + ControlSchema.SESSIONS
+                                  + " SET message_count = "
+                                  + remaining
+                                  + " WHERE "
+                                  + KEY)) {
+                    bindKey(st, 1, key);
+                    st.executeUpdate();
+                  }
+                  addToStats(c, key.owner(), -visible[0], -visible[1]);
+                  return deleted;
+                }));
+  }
+
+  // ---------------------------------------------------------------- rows
+
+  /** Binds {@link #KEY}'s three parameters from {@code first} on; returns the next index. */
+  private static int bindKey(PreparedStatement st, int first, SessionKey key) throws SQLException {
+    st.setString(first, key.workspaceId());
+    st.setString(first + 1, key.userId());
+    st.setString(first + 2, key.sessionId());
+    return first + 3;
+  }
+
+  /** The message in the current row of {@link #MESSAGE_COLUMNS}. */
+  private static SessionMessage message(ResultSet rs) throws SQLException {
+    String sessionId = rs.getString(1);
+    long seq = rs.getLong(2);
+    Extras x =
+        ControlJson.read(
+            rs.getString(10), Extras.class, "session " + sessionId + " message " + seq);
+    return new SessionMessage(
+        rs.getString(3),
+        sessionId,
+        seq,
+        MessageRole.valueOf(rs.getString(4)),
+        rs.getString(5),
+        rs.getString(6),
+        x.toolCall(),
+        x.toolResult(),
+        ControlSchema.instant(rs.getLong(7)),
+        rs.getBoolean(8),
+        x.inputTokens(),
+        x.outputTokens(),
+        x.snapshotId() == null ? "" : x.snapshotId(),
+        rs.getString(9),
+        x.metadata() == null ? Map.of() : x.metadata());
+  }
+}

@@ -1,0 +1,458 @@
+package dev.memsidecar.core.sessions;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.api.Ids;
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.core.Limits;
+import dev.memsidecar.core.NamespaceResolver;
+import dev.memsidecar.core.PageTokens;
+import dev.memsidecar.core.RequestOptions;
+import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.config.SessionConfig;
+import dev.memsidecar.language.Languages;
+import dev.memsidecar.language.Terms;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sessions: every message verbatim, durable when the call returns, searchable (BM25 over the words
+ * of the visible messages, English and Chinese alike: {@link Terms}, stemmed), never gated. The
+ * agent's history for a context builder ({@link #history}), its {@code session_search} ({@link
+ * #search}), and the evidence BeginRun blends with recalled facts. A session belongs to one user of
+ * one workspace ({@link SessionKey}); nothing here reads across owners. Appends and deletes answer
+ * to the request alone (a read-only request is PERMISSION_DENIED), not to the memory flags:
+ * sessions are the sidecar's own record of what was said. With a retention ({@link
+ * SessionConfig#retentionDays}) messages older than it are never returned and are deleted within
+ * the hour. Thread-safe.
+ */
+public final class SessionService implements AutoCloseable {
+  /** The session EndRun appends to when the scope names none. */
+  public static final String DEFAULT_SESSION = "default";
+
+  /** Messages one append may carry. */
+  public static final int MAX_MESSAGES = 256;
+
+  /** A message's content, UTF-8 bytes (EndRun's input and output bound). */
+  public static final int MAX_CONTENT_BYTES = 256 * 1024;
+
+  /** A tool call's arguments, UTF-8 bytes. */
+  public static final int MAX_ARGUMENTS_BYTES = 64 * 1024;
+
+  /** A speaker's display name, characters. */
+  public static final int MAX_NAME_CHARS = 128;
+
+  /** A tool name or call id in a message, characters. */
+  public static final int MAX_TOOL_FIELD_CHARS = 256;
+
+  /** Distinct index terms kept per message; a longer message is indexed by its first ones. */
+  static final int MAX_TERMS_PER_MESSAGE = 4096;
+
+  /** Index terms longer than this are not indexed (hashes, base64, URLs). */
+  static final int MAX_TERM_CHARS = 64;
+
+  /** A snippet's length, characters, around the first matched word. */
+  static final int SNIPPET_CHARS = 240;
+
+  private static final System.Logger LOG = System.getLogger(SessionService.class.getName());
+  private static final Duration PURGE_EVERY = Duration.ofHours(1);
+
+  private final SessionStore store;
+  private final Clock clock;
+  private final SessionConfig config;
+  private final ScheduledExecutorService purger;
+
+  public SessionService(SessionStore store, Clock clock, SessionConfig config) {
+    this.store = requireNonNull(store, "store is null");
+    this.clock = requireNonNull(clock, "clock is null");
+    this.config = requireNonNull(config, "config is null");
+    if (config.retentionDays() > 0) {
+      purger =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "session-retention");
+                t.setDaemon(true);
+                return t;
+              });
+      purger.scheduleWithFixedDelay(
+          this::purgeQuietly, 1, PURGE_EVERY.toMinutes(), TimeUnit.MINUTES);
+    } else {
+      purger = null;
+    }
+  }
+
+  public SessionConfig config() {
+    return config;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /**
+   * Appends messages to {@code scope.session_id}: checked, then stored in one transaction, durable
+   * when this returns. PERMISSION_DENIED for a read-only request.
+   */
+  public List<SessionMessage> append(
+      Scope scope, List<SessionMessage> messages, RequestOptions options) {
+    SessionKey key = session(scope);
+    if (options.readOnly()) {
+      throw MemoryException.permissionDenied(
+          "the request is read-only (metadata."
+              + RequestOptions.MEMORY_WRITE
+              + " = \"false\"); AppendMessages writes");
+    }
+    if (messages.isEmpty()) {
+      throw MemoryException.invalidArgument(
+          "messages", "messages is required (1.." + MAX_MESSAGES + ")");
+    }
+    Limits.checkCount("messages", messages.size(), MAX_MESSAGES);
+    for (int i = 0; i < messages.size(); i++) {
+      check("messages[" + i + "]", messages.get(i));
+    }
+    return store(key, scope.agentId(), messages);
+  }
+
+  /**
+   * Appends a run's messages (EndRun: the input, the tool calls, the output) to the scope's
+   * session, or {@link #DEFAULT_SESSION}; the caller has checked them and decided that the run
+   * writes.
+   */
+  public List<SessionMessage> appendRun(Scope scope, List<SessionMessage> messages) {
+    NamespaceResolver.requireIds(scope);
+    SessionKey key =
+        new SessionKey(
+            scope.workspaceId(),
+            scope.userId(),
+            scope.sessionId().isEmpty() ? DEFAULT_SESSION : scope.sessionId());
+    return messages.isEmpty() ? List.of() : store(key, scope.agentId(), messages);
+  }
+
+  private List<SessionMessage> store(
+      SessionKey key, String agentId, List<SessionMessage> messages) {
+    Instant now = clock.instant();
+    List<SessionMessage> ready = new ArrayList<>(messages.size());
+    List<Map<String, Integer>> terms = new ArrayList<>(messages.size());
+    for (SessionMessage m : messages) {
+      SessionMessage stored =
+          m.stored(
+              m.id().isEmpty() ? UUID.randomUUID().toString() : m.id(),
+              key.sessionId(),
+              0,
+              m.time() == null ? now : m.time());
+      ready.add(stored);
+      terms.add(stored.visible() ? termCounts(stored) : Map.of());
+    }
+    return store.append(key, agentId, ready, terms, now);
+  }
+
+  /**
+   * Deletes {@code scope.session_id} and all its messages; returns how many. NOT_FOUND when it does
+   * not exist; PERMISSION_DENIED for a read-only request.
+   */
+  public long delete(Scope scope, RequestOptions options) {
+    SessionKey key = session(scope);
+    if (options.readOnly()) {
+      throw MemoryException.permissionDenied(
+          "the request is read-only (metadata."
+              + RequestOptions.MEMORY_WRITE
+              + " = \"false\"); DeleteSession writes");
+    }
+    long deleted = store.delete(key);
+    if (deleted < 0) {
+      throw MemoryException.notFound("no session " + Ids.quote(key.sessionId()) + " in this scope");
+    }
+    return deleted;
+  }
+
+  /** Deletes the messages past the retention now; returns how many (0 without a retention). */
+  public long purgeExpired() {
+    Instant cutoff = cutoff();
+    return cutoff == null ? 0 : store.deleteMessagesBefore(cutoff);
+  }
+
+  private void purgeQuietly() {
+    try {
+      long n = purgeExpired();
+      if (n > 0) {
+        LOG.log(Level.INFO, () -> "sessions: deleted " + n + " messages past the retention");
+      }
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING, "sessions: the retention pass failed; it runs again within the hour", e);
+    }
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** One page of history: the newest visible messages before the page token's, oldest first. */
+  public Page<SessionMessage> history(Scope scope, int pageSize, String pageToken) {
+    SessionKey key = session(scope);
+    int size = Limits.pageSize(pageSize);
+    String requestKey = "history\n" + key;
+    String cursor = PageTokens.decode(requestKey, pageToken);
+    long before = cursor == null ? Long.MAX_VALUE : parseLong(cursor);
+    List<SessionMessage> newestFirst = store.history(key, before, cutoff(), size + 1);
+    boolean more = newestFirst.size() > size;
+    List<SessionMessage> page =
+        new ArrayList<>(newestFirst.subList(0, Math.min(size, newestFirst.size())));
+    Collections.reverse(page);
+    String next = more && !page.isEmpty() ? String.valueOf(page.get(0).sequence()) : null;
+    return new Page<>(page, PageTokens.encode(requestKey, next));
+  }
+
+  /** One page of the user's sessions, most recently updated first. */
+  public Page<SessionInfo> list(Scope scope, int pageSize, String pageToken) {
+    SessionKey.Owner owner = owner(scope);
+    int size = Limits.pageSize(pageSize);
+    String requestKey = "sessions\n" + owner;
+    String cursor = PageTokens.decode(requestKey, pageToken);
+    SessionStore.SessionCursor after = null;
+    if (cursor != null) {
+      int nl = cursor.indexOf('\n');
+      after =
+          new SessionStore.SessionCursor(
+              Instant.ofEpochSecond(0, parseLong(cursor.substring(0, nl))),
+              cursor.substring(nl + 1));
+    }
+    List<SessionInfo> found = store.sessions(owner, after, size + 1);
+    boolean more = found.size() > size;
+    List<SessionInfo> page = found.subList(0, Math.min(size, found.size()));
+    String next = null;
+    if (more) {
+      SessionInfo last = page.get(page.size() - 1);
+      Instant t = last.updateTime();
+      next = (t.getEpochSecond() * 1_000_000_000L + t.getNano()) + "\n" + last.sessionId();
+    }
+    return new Page<>(List.copyOf(page), PageTokens.encode(requestKey, next));
+  }
+
+  /** A page of results and the token of the next (empty on the last). */
+  public record Page<T>(List<T> items, String nextPageToken) {}
+
+  /** What a search asks: the query and the {@link SessionStore.Filter}. */
+  public record Query(String query, SessionStore.Filter filter, int topK) {}
+
+  /**
+   * The agent's {@code session_search}: the visible messages of the user's sessions (or of the
+   * filter's one session) that best match the query, best first, each with a snippet.
+   */
+  public List<SessionHit> search(Scope scope, Query q) {
+    SessionKey.Owner owner = owner(scope);
+    if (q.query().isBlank()) {
+      throw MemoryException.invalidArgument("query", "query is required");
+    }
+    Limits.checkBytes("query", q.query(), Limits.MAX_QUERY_BYTES);
+    int topK = Limits.topK(q.topK());
+    SessionStore.Filter f = q.filter();
+    if (!f.sessionId().isEmpty()) {
+      Ids.require("session_id", f.sessionId());
+    }
+    if (f.from() != null && f.to() != null && !f.from().isBefore(f.to())) {
+      throw MemoryException.invalidArgument(
+          "end_time", "end_time must be after start_time: " + f.from() + " .. " + f.to());
+    }
+    return search(owner, q.query(), f, topK);
+  }
+
+  /**
+   * Evidence for BeginRun: the user's visible messages that best match {@code input}, at most
+   * {@code limit}, with snippets; none when the scope has no workspace or the input no words.
+   */
+  public List<SessionHit> evidence(Scope scope, String input, int limit) {
+    return search(
+        new SessionKey.Owner(scope.workspaceId(), scope.userId()),
+        input,
+        SessionStore.Filter.NONE,
+        limit);
+  }
+
+  private List<SessionHit> search(
+      SessionKey.Owner owner, String query, SessionStore.Filter filter, int limit) {
+    Set<String> terms = new LinkedHashSet<>(indexTerms(query));
+    if (terms.isEmpty() || limit <= 0) {
+      return List.of();
+    }
+    Instant notBefore = cutoff();
+    if (notBefore != null && (filter.from() == null || filter.from().isBefore(notBefore))) {
+      filter = new SessionStore.Filter(filter.sessionId(), notBefore, filter.to(), filter.roles());
+    }
+    List<String> words = Terms.keywords(query);
+    List<SessionHit> out = new ArrayList<>();
+    for (SessionHit hit : store.search(owner, terms, filter, limit)) {
+      out.add(new SessionHit(hit.message(), hit.score(), snippet(hit.message().content(), words)));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- text
+
+  /** The index terms of a text: its keywords ({@link Terms#keywords}), stemmed. */
+  static List<String> indexTerms(String text) {
+    List<String> out = Terms.keywords(text);
+    out.replaceAll(Languages::stem);
+    out.removeIf(t -> t.length() > MAX_TERM_CHARS);
+    return out;
+  }
+
+  /** How often each index term occurs in a message's name, content and tool call. */
+  static Map<String, Integer> termCounts(SessionMessage m) {
+    Map<String, Integer> counts = new HashMap<>();
+    List<String> texts = new ArrayList<>(List.of(m.name(), m.content()));
+    if (m.toolCall() != null) {
+      texts.add(m.toolCall().name());
+      texts.add(m.toolCall().arguments());
+    }
+    if (m.toolResult() != null) {
+      texts.add(m.toolResult().name());
+    }
+    for (String text : texts) {
+      for (String t : indexTerms(text)) {
+        if (counts.size() < MAX_TERMS_PER_MESSAGE || counts.containsKey(t)) {
+          counts.merge(t, 1, Integer::sum);
+        }
+      }
+    }
+    return counts;
+  }
+
+  /**
+   * The part of {@code content} around the first of the query's words it holds (matching the word
+   * or its stem as a prefix, case-insensitive), about {@value #SNIPPET_CHARS} characters, cut at
+   * spaces, with "…" where it was cut; the start of the content when no word is found.
+   */
+  static String snippet(String content, List<String> words) {
+    String flat = content.strip().replaceAll("\\s+", " ");
+    if (flat.length() <= SNIPPET_CHARS) {
+      return flat;
+    }
+    String lower = flat.toLowerCase(Locale.ROOT);
+    int at = -1;
+    for (String w : words) {
+      for (String form : List.of(w, Languages.stem(w))) {
+        int i = lower.indexOf(form);
+        if (i >= 0 && (at < 0 || i < at)) {
+          at = i;
+        }
+      }
+    }
+    int from = Math.max(0, at < 0 ? 0 : at - SNIPPET_CHARS / 4);
+    int to = Math.min(flat.length(), from + SNIPPET_CHARS);
+    from = Math.max(0, Math.min(from, to - SNIPPET_CHARS));
+    if (from > 0) {
+      int space = flat.indexOf(' ', from);
+      from = space < 0 || space - from > 20 ? from : space + 1;
+    }
+    if (to < flat.length()) {
+      int space = flat.lastIndexOf(' ', to);
+      to = space <= from || to - space > 20 ? to : space;
+    }
+    if (from > 0 && Character.isLowSurrogate(flat.charAt(from))) {
+      from++;
+    }
+    if (to < flat.length() && Character.isLowSurrogate(flat.charAt(to))) {
+      to--;
+    }
+    return (from > 0 ? "…" : "") + flat.substring(from, to) + (to < flat.length() ? "…" : "");
+  }
+
+  // ---------------------------------------------------------------- checks
+
+  private static SessionKey session(Scope scope) {
+    NamespaceResolver.requireIds(scope);
+    if (scope.sessionId().isEmpty()) {
+      throw MemoryException.invalidArgument("scope.session_id", "scope.session_id is required");
+    }
+    return new SessionKey(scope.workspaceId(), scope.userId(), scope.sessionId());
+  }
+
+  private static SessionKey.Owner owner(Scope scope) {
+    NamespaceResolver.requireIds(scope);
+    return new SessionKey.Owner(scope.workspaceId(), scope.userId());
+  }
+
+  /** INVALID_ARGUMENT or RESOURCE_EXHAUSTED naming the field of a message that is out of bounds. */
+  private static void check(String field, SessionMessage m) {
+    if (!m.id().isEmpty()) {
+      Ids.require(field + ".id", m.id());
+    }
+    Limits.checkBytes(field + ".content", m.content(), MAX_CONTENT_BYTES);
+    if (m.content().isBlank() && m.toolCall() == null && m.toolResult() == null) {
+      throw MemoryException.invalidArgument(
+          field + ".content", field + ".content is required (or a tool_call or a tool_result)");
+    }
+    chars(field + ".name", m.name(), MAX_NAME_CHARS);
+    if (m.toolCall() != null) {
+      chars(field + ".tool_call.name", m.toolCall().name(), MAX_TOOL_FIELD_CHARS);
+      chars(field + ".tool_call.call_id", m.toolCall().callId(), MAX_TOOL_FIELD_CHARS);
+      Limits.checkBytes(
+          field + ".tool_call.arguments", m.toolCall().arguments(), MAX_ARGUMENTS_BYTES);
+    }
+    if (m.toolResult() != null) {
+      chars(field + ".tool_result.name", m.toolResult().name(), MAX_TOOL_FIELD_CHARS);
+      chars(field + ".tool_result.call_id", m.toolResult().callId(), MAX_TOOL_FIELD_CHARS);
+      chars(
+          field + ".tool_result.error_category",
+          m.toolResult().errorCategory(),
+          MAX_TOOL_FIELD_CHARS);
+    }
+    if (m.inputTokens() < 0 || m.outputTokens() < 0) {
+      throw MemoryException.invalidArgument(
+          field + ".usage", field + ".usage token counts must not be negative");
+    }
+    if (!m.snapshotId().isEmpty()) {
+      chars(field + ".system_prompt_snapshot_id", m.snapshotId(), MAX_TOOL_FIELD_CHARS);
+    }
+    if (!m.runId().isEmpty()) {
+      Ids.require(field + ".run_id", m.runId());
+    }
+    if (m.time() != null
+        && (m.time().isBefore(Instant.parse("1677-09-22T00:00:00Z"))
+            || m.time().isAfter(Instant.parse("2262-04-10T00:00:00Z")))) {
+      throw MemoryException.invalidArgument(
+          field + ".time", field + ".time must be between 1677-09-22 and 2262-04-10: " + m.time());
+    }
+    Limits.checkMetadata(m.metadata());
+  }
+
+  private static void chars(String field, String value, int max) {
+    if (value.length() > max) {
+      throw MemoryException.invalidArgument(
+          field, field + " is over " + max + " characters: " + Ids.quote(value));
+    }
+  }
+
+  private static long parseLong(String s) {
+    try {
+      return Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      throw MemoryException.invalidArgument("page_token", "page_token is malformed");
+    }
+  }
+
+  /** The oldest message time still kept, or null without a retention. */
+  private Instant cutoff() {
+    return config.retentionDays() > 0
+        ? clock.instant().minus(Duration.ofDays(config.retentionDays()))
+        : null;
+  }
+
+  @Override
+  public void close() {
+    if (purger != null) {
+      purger.shutdownNow();
+    }
+  }
+}

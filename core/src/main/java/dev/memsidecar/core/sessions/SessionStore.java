@@ -1,0 +1,77 @@
+package dev.memsidecar.core.sessions;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where sessions are kept: every message verbatim, with the terms of the visible ones indexed for
+ * ranked full-text search. The control store implements it ({@code core.control}, which this
+ * package does not see). Every write is durable when its method returns ({@code kill -9} loses
+ * nothing acknowledged). Sessions are keyed by workspace, user and session id ({@link SessionKey}):
+ * no method reads across owners. Thread-safe.
+ */
+public interface SessionStore {
+
+  /**
+   * Appends {@code messages} to the session (creating it), in order, with sequence numbers after
+   * its last; a message whose id the session already holds is not appended again and the stored one
+   * is returned in its place. One transaction.
+   *
+   * @param messages with ids and times set
+   * @param terms per message, the index terms of its visible text and how often each occurs (empty
+   *     for a hidden message)
+   * @return the messages as stored, in the given order
+   */
+  List<SessionMessage> append(
+      SessionKey key,
+      String agentId,
+      List<SessionMessage> messages,
+      List<Map<String, Integer>> terms,
+      Instant now);
+
+  /**
+   * The newest {@code limit} visible messages of the session with a sequence below {@code
+   * beforeSequence} and a time at or after {@code notBefore}, newest first.
+   */
+  List<SessionMessage> history(SessionKey key, long beforeSequence, Instant notBefore, int limit);
+
+  /** Whether the session exists (has had an append and not been deleted). */
+  boolean exists(SessionKey key);
+
+  /**
+   * The {@code limit} visible messages of the owner's sessions that best match {@code terms} (BM25
+   * over the index terms), best first; with their scores, no snippets.
+   */
+  List<SessionHit> search(SessionKey.Owner owner, Set<String> terms, Filter filter, int limit);
+
+  /**
+   * What a search may be limited to: one session (empty: all the owner's), a time range of the
+   * message time ({@code from} inclusive, {@code to} exclusive; null: open), roles (empty: all).
+   */
+  record Filter(String sessionId, Instant from, Instant to, Set<MessageRole> roles) {
+    public static final Filter NONE = new Filter("", null, null, Set.of());
+
+    public Filter {
+      roles = Set.copyOf(roles);
+    }
+  }
+
+  /**
+   * One page of the owner's sessions, most recently updated first, after the cursor of the previous
+   * page (null: the first page); {@code limit + 1} are read to say whether more follow.
+   */
+  List<SessionInfo> sessions(SessionKey.Owner owner, SessionCursor after, int limit);
+
+  /** Where a listing of sessions stopped: the last session's update time and id. */
+  record SessionCursor(Instant updateTime, String sessionId) {}
+
+  /** Deletes the session and its messages; returns how many messages, or -1 if it did not exist. */
+  long delete(SessionKey key);
+
+  /**
+   * Deletes the messages of every session whose time is before {@code cutoff}; returns how many.
+   */
+  long deleteMessagesBefore(Instant cutoff);
+}

@@ -1,0 +1,98 @@
+package dev.memsidecar.core.sessions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memsidecar.core.RequestOptions;
+import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.config.SessionConfig;
+import dev.memsidecar.core.control.H2ControlStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TestSessionService {
+  private static final Instant NOW = Instant.parse("2026-11-25T12:00:00Z");
+
+  @TempDir Path data;
+
+  @Test
+  void indexTermsAreStemmedKeywordsInBothLanguages() {
+    assertEquals(List.of("hike", "mountain"), SessionService.indexTerms("Hiking in the mountains"));
+    assertTrue(SessionService.indexTerms("我喜欢咖啡").contains("咖啡"));
+    Map<String, Integer> counts =
+        SessionService.termCounts(
+            SessionMessage.of(MessageRole.USER, "Caroline", "painting and painted", NOW));
+    assertEquals(2, counts.get("paint"));
+    assertEquals(1, counts.get("caroline"));
+  }
+
+  @Test
+  void snippetCentresOnTheFirstMatchedWordAndMarksCuts() {
+    String filler = "we talked about many other things that afternoon ".repeat(12);
+    String text = filler + "then the violin recital started at seven " + filler;
+    String snippet = SessionService.snippet(text, List.of("violin"));
+    assertTrue(snippet.contains("violin recital"), snippet);
+    assertTrue(snippet.startsWith("…") && snippet.endsWith("…"), snippet);
+    assertTrue(snippet.length() <= SessionService.SNIPPET_CHARS + 2, snippet);
+    assertEquals("short text", SessionService.snippet("  short   text ", List.of("x")));
+  }
+
+  @Test
+  void bm25PrefersTheRarerWordAndTheShorterMessage() {
+    try (H2ControlStore store = H2ControlStore.open(data)) {
+      SessionService sessions =
+          new SessionService(store, Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      Scope scope = new Scope("ws", "u", "", "s");
+      sessions.append(
+          scope,
+          List.of(
+              SessionMessage.of(MessageRole.USER, "", "coffee coffee coffee everywhere", NOW),
+              SessionMessage.of(MessageRole.USER, "", "coffee at the harbour", NOW),
+              SessionMessage.of(
+                  MessageRole.USER, "", "a long story about the harbour and its boats", NOW),
+              SessionMessage.of(MessageRole.USER, "", "coffee again", NOW)),
+          RequestOptions.DEFAULT);
+      List<SessionHit> hits =
+          sessions.search(
+              scope, new SessionService.Query("harbour coffee", SessionStore.Filter.NONE, 10));
+      assertEquals("coffee at the harbour", hits.get(0).message().content());
+      assertEquals(4, hits.size());
+      for (int i = 1; i < hits.size(); i++) {
+        assertTrue(hits.get(i - 1).score() >= hits.get(i).score());
+      }
+    }
+  }
+
+  @Test
+  void retentionHidesOldMessagesAndPurgeDeletesThem() {
+    try (H2ControlStore store = H2ControlStore.open(data)) {
+      SessionService sessions =
+          new SessionService(store, Clock.fixed(NOW, ZoneOffset.UTC), new SessionConfig(7));
+      Scope scope = new Scope("ws", "u", "", "s");
+      sessions.append(
+          scope,
+          List.of(
+              SessionMessage.of(
+                  MessageRole.USER, "", "old kayak trip", NOW.minus(Duration.ofDays(8))),
+              SessionMessage.of(MessageRole.USER, "", "new kayak trip", NOW)),
+          RequestOptions.DEFAULT);
+      assertEquals(1, sessions.history(scope, 0, "").items().size());
+      assertEquals(1, sessions.evidence(scope, "kayak", 10).size());
+      assertEquals(1, sessions.purgeExpired());
+      assertEquals(1, sessions.list(scope, 0, "").items().get(0).messageCount());
+      assertEquals(
+          List.of("new kayak trip"),
+          store.history(new SessionKey("ws", "u", "s"), Long.MAX_VALUE, null, 10).stream()
+              .map(SessionMessage::content)
+              .toList());
+      sessions.close();
+    }
+  }
+}

@@ -1,0 +1,360 @@
+package dev.memsidecar.bench;
+
+import dev.memsidecar.bench.BenchArguments.SidecarJar;
+import dev.memsidecar.bench.Locomo.Conversation;
+import dev.memsidecar.bench.Locomo.Question;
+import dev.memsidecar.bench.Locomo.Session;
+import dev.memsidecar.bench.Locomo.Turn;
+import dev.memsidecar.language.Terms;
+import dev.memsidecar.proto.v1.BeginRunRequest;
+import dev.memsidecar.proto.v1.BeginRunResponse;
+import dev.memsidecar.proto.v1.EndRunRequest;
+import dev.memsidecar.proto.v1.ListMemoriesRequest;
+import dev.memsidecar.proto.v1.ListMemoriesResponse;
+import dev.memsidecar.proto.v1.Memory;
+import dev.memsidecar.proto.v1.MemoryServiceGrpc;
+import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
+import dev.memsidecar.proto.v1.RememberRequest;
+import dev.memsidecar.proto.v1.Scope;
+import dev.memsidecar.proto.v1.SearchHit;
+import dev.memsidecar.proto.v1.SearchRequest;
+import dev.memsidecar.proto.v1.SessionHit;
+import dev.memsidecar.sidecar.bench.Figures;
+import dev.memsidecar.sidecar.bench.SidecarProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Does the memory an agent gets hold the answers, when the agent calls us the way the README's
+ * agent loop does? Replays LoCoMo through the built sidecar jar over loopback gRPC, default
+ * configuration, one client:
+ *
+ * <ul>
+ *   <li><b>Agent loop</b>: per conversation one workspace; each speaker is a user. Every turn is
+ *       one EndRun: scope {@code {workspace_id: <conv>, user_id: <speaker>, session_id:
+ *       <conv>-s<k>}}, input the turn's text, output the other speaker's reply (the next turn, when
+ *       it is theirs), metadata {@code session_date} (the session's date as LoCoMo writes it),
+ *       {@code user_name} and {@code agent_name}. Then every question of categories 1-4 is one
+ *       read-only BeginRun, {@code top_k} 10, by the speaker the question names (else the first
+ *       speaker), in a new session: its {@code recalled} facts and {@code evidence} messages
+ *       together are what the agent gets.
+ *   <li><b>Verbatim store</b> (the baseline, same run): scope {@code {workspace_id: raw-<conv>,
+ *       user_id: u}}, one Remember per turn into the {@code user} profile, content {@code Speaker:
+ *       text (session date: ...)}; every question is a Search, top 10.
+ * </ul>
+ *
+ * Answer recall at 10: the share of the answer's keywords ({@link Terms#keywords}) among the words
+ * of the first 10 texts ({@link Locomo#coverage}). Prints it per category for both, the facts kept
+ * (active records of both speakers' {@code user} profiles and the {@code workspace} profile) per
+ * turn, EndRun, BeginRun and Remember latency (p50, p99), and a sample of the kept facts.
+ *
+ * <pre>
+ * java -cp it/bench/target/memsidecar-bench.jar dev.memsidecar.bench.TurnReplayBench
+ *     [--jar sidecar/target/memsidecar.jar] [--launcher sidecar/bin/memsidecar]
+ *     [--locomo /work/shared/bench/locomo-dev.json] [--conversations N] [--no-captions]
+ *     [--facts 20]
+ * </pre>
+ */
+public final class TurnReplayBench {
+  private static final int TOP_K = 10;
+  private static final String RAW_USER = "u";
+  private static final String[] CATEGORY = {
+    "all", "1 multi-hop", "2 temporal", "3 open-domain", "4 single-hop"
+  };
+  private static final Pattern NOT_ID = Pattern.compile("[^A-Za-z0-9._-]");
+
+  private final Options options;
+  private final List<Long> endRunNanos = new ArrayList<>();
+  private final List<Long> beginRunNanos = new ArrayList<>();
+  private final List<Long> rememberNanos = new ArrayList<>();
+  private final List<Long> searchNanos = new ArrayList<>();
+  private final double[][] recall = new double[2][5];
+  private final int[] questions = new int[5];
+  private final int[] evidenceShare = new int[2];
+  private int facts;
+  private final List<String> factSample = new ArrayList<>();
+
+  private TurnReplayBench(Options options) {
+    this.options = options;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options options = BenchArguments.parseOrExit(new Options(), args);
+    options.sidecar.requireBuiltOrExit();
+    new TurnReplayBench(options).run();
+  }
+
+  private void run() throws Exception {
+    List<Conversation> convs =
+        Locomo.load(options.locomo, !options.noCaptions, options.conversations);
+    int turns = convs.stream().mapToInt(c -> c.turns().size()).sum();
+    System.out.printf(
+        Locale.ROOT,
+        "turn replay bench: jar %s, data %s (%d conversations, %d turns, %d questions of"
+            + " categories 1-4)%n",
+        options.sidecar.jar.toAbsolutePath().normalize(),
+        options.locomo,
+        convs.size(),
+        turns,
+        convs.stream().mapToInt(c -> c.questions().size()).sum());
+    Path ws = Files.createTempDirectory("memsidecar-turn-replay");
+    try (SidecarProcess sidecar =
+        SidecarProcess.start(options.sidecar.jar, options.sidecar.launcher, ws)) {
+      MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
+      warmUp(stub, convs.get(0));
+      for (Conversation conv : convs) {
+        replay(stub, conv);
+        ask(stub, conv);
+        countFacts(stub, conv);
+      }
+      print(turns);
+      System.out.println("sidecar exit code after SIGTERM: " + sidecar.terminate());
+    } finally {
+      Figures.deleteTree(ws);
+    }
+  }
+
+  /** The first session of the first conversation on throw-away workspaces, untimed. */
+  private void warmUp(MemoryServiceBlockingStub stub, Conversation conv) {
+    Session s = conv.sessions().get(0);
+    for (int i = 0; i < s.turns().size(); i++) {
+      stub.endRun(endRun("warmup", conv, s, i));
+      stub.remember(remember("warmup-raw", s.turns().get(i)));
+    }
+  }
+
+  private void replay(MemoryServiceBlockingStub stub, Conversation conv) {
+    for (Session s : conv.sessions()) {
+      for (int i = 0; i < s.turns().size(); i++) {
+        EndRunRequest end = endRun(conv.id(), conv, s, i);
+        long t0 = System.nanoTime();
+        stub.endRun(end);
+        endRunNanos.add(System.nanoTime() - t0);
+        RememberRequest raw = remember("raw-" + conv.id(), s.turns().get(i));
+        t0 = System.nanoTime();
+        stub.remember(raw);
+        rememberNanos.add(System.nanoTime() - t0);
+      }
+    }
+  }
+
+  /** Turn {@code i} of a session as the README's agent loop ends its run. */
+  private static EndRunRequest endRun(String workspace, Conversation conv, Session s, int i) {
+    Turn t = s.turns().get(i);
+    Turn next = i + 1 < s.turns().size() ? s.turns().get(i + 1) : null;
+    String reply = next != null && !next.speaker().equals(t.speaker()) ? next.text() : "";
+    String other = otherSpeaker(conv, t.speaker());
+    return EndRunRequest.newBuilder()
+        .setScope(
+            Scope.newBuilder()
+                .setWorkspaceId(workspace)
+                .setUserId(id(t.speaker()))
+                .setAgentId("bench")
+                .setSessionId(id(conv.id() + "-s" + s.number())))
+        .setRunId(id(conv.id() + "-" + t.diaId()))
+        .setInput(t.text())
+        .setOutput(reply)
+        .putMetadata("session_date", s.date())
+        .putMetadata("user_name", t.speaker())
+        .putMetadata("agent_name", other)
+        .build();
+  }
+
+  private static RememberRequest remember(String workspace, Turn t) {
+    return RememberRequest.newBuilder()
+        .setScope(Scope.newBuilder().setWorkspaceId(id(workspace)).setUserId(RAW_USER))
+        .setProfile("user")
+        .setContent(t.line() + " (session date: " + t.date() + ")")
+        .build();
+  }
+
+  private void ask(MemoryServiceBlockingStub stub, Conversation conv) {
+    int n = 0;
+    for (Question q : conv.questions()) {
+      Set<String> answer = new LinkedHashSet<>(Terms.keywords(q.answer()));
+      if (answer.isEmpty()) {
+        continue;
+      }
+      BeginRunRequest begin =
+          BeginRunRequest.newBuilder()
+              .setScope(
+                  Scope.newBuilder()
+                      .setWorkspaceId(conv.id())
+                      .setUserId(id(asker(conv, q.text())))
+                      .setAgentId("bench")
+                      .setSessionId(id(conv.id() + "-questions")))
+              .setRunId(id(conv.id() + "-q" + n++))
+              .setInput(q.text())
+              .setTopK(TOP_K)
+              .putMetadata("memoryWrite", "false")
+              .build();
+      long t0 = System.nanoTime();
+      BeginRunResponse got = stub.beginRun(begin);
+      beginRunNanos.add(System.nanoTime() - t0);
+      List<String> texts = new ArrayList<>();
+      got.getRecalledList().forEach(h -> texts.add(h.getMemory().getContent()));
+      for (SessionHit h : got.getEvidenceList()) {
+        texts.add(h.getMessage().getName() + ": " + h.getMessage().getContent());
+      }
+      evidenceShare[0] += got.getRecalledCount();
+      evidenceShare[1] += got.getEvidenceCount();
+      SearchRequest search =
+          SearchRequest.newBuilder()
+              .setScope(
+                  Scope.newBuilder().setWorkspaceId(id("raw-" + conv.id())).setUserId(RAW_USER))
+              .setQuery(q.text())
+              .setTopK(TOP_K)
+              .build();
+      t0 = System.nanoTime();
+      List<SearchHit> raw = stub.search(search).getHitsList();
+      searchNanos.add(System.nanoTime() - t0);
+      double system = Locomo.coverage(texts, TOP_K, answer);
+      double verbatim =
+          Locomo.coverage(
+              raw.stream().map(h -> h.getMemory().getContent()).toList(), TOP_K, answer);
+      for (int c : new int[] {0, q.category()}) {
+        recall[0][c] += system;
+        recall[1][c] += verbatim;
+        questions[c]++;
+      }
+    }
+  }
+
+  /** Active facts of both speakers' user profiles and of the workspace profile. */
+  private void countFacts(MemoryServiceBlockingStub stub, Conversation conv) {
+    Set<String> speakers = new LinkedHashSet<>();
+    conv.turns().forEach(t -> speakers.add(t.speaker()));
+    List<Memory> kept = new ArrayList<>();
+    for (String speaker : speakers) {
+      kept.addAll(list(stub, conv.id(), id(speaker), "user"));
+    }
+    kept.addAll(list(stub, conv.id(), "", "workspace"));
+    facts += kept.size();
+    for (int i = 0; i < kept.size() && factSample.size() < options.facts; i += 17) {
+      factSample.add(kept.get(i).getContent());
+    }
+  }
+
+  private static List<Memory> list(
+      MemoryServiceBlockingStub stub, String workspace, String user, String profile) {
+    List<Memory> out = new ArrayList<>();
+    String token = "";
+    do {
+      ListMemoriesResponse page =
+          stub.listMemories(
+              ListMemoriesRequest.newBuilder()
+                  .setScope(Scope.newBuilder().setWorkspaceId(workspace).setUserId(user))
+                  .setProfile(profile)
+                  .setPageSize(500)
+                  .setPageToken(token)
+                  .build());
+      out.addAll(page.getMemoriesList());
+      token = page.getNextPageToken();
+    } while (!token.isEmpty());
+    return out;
+  }
+
+  private void print(int turns) {
+    System.out.printf(
+        Locale.ROOT,
+        "%n## Answer recall@%d, turn by turn as the README's agent loop calls%n%n| category |"
+            + " questions | recalled + evidence | verbatim store |%n|---|---|---|---|%n",
+        TOP_K);
+    for (int c = 0; c < CATEGORY.length; c++) {
+      if (questions[c] > 0) {
+        System.out.printf(
+            Locale.ROOT,
+            "| %s | %d | %.3f | %.3f |%n",
+            CATEGORY[c],
+            questions[c],
+            recall[0][c] / questions[c],
+            recall[1][c] / questions[c]);
+      }
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "%nslots: %d recalled facts, %d evidence messages (%.1f%% evidence)%n",
+        evidenceShare[0],
+        evidenceShare[1],
+        100.0 * evidenceShare[1] / Math.max(1, evidenceShare[0] + evidenceShare[1]));
+    System.out.printf(
+        Locale.ROOT,
+        "facts kept: %d for %d turns (%.3f per turn)%n",
+        facts,
+        turns,
+        (double) facts / turns);
+    latency("EndRun", endRunNanos);
+    latency("BeginRun (read-only, top 10)", beginRunNanos);
+    latency("Remember (verbatim store)", rememberNanos);
+    latency("Search (verbatim store, top 10)", searchNanos);
+    System.out.printf(Locale.ROOT, "%nsample of kept facts:%n");
+    factSample.forEach(f -> System.out.println("- " + f));
+  }
+
+  private static void latency(String what, List<Long> nanos) {
+    long[] sorted = nanos.stream().mapToLong(Long::longValue).toArray();
+    Arrays.sort(sorted);
+    System.out.printf(
+        Locale.ROOT,
+        "%s: %d calls, p50 %.2f ms, p99 %.2f ms%n",
+        what,
+        sorted.length,
+        Figures.millis(Figures.percentile(sorted, 0.50)),
+        Figures.millis(Figures.percentile(sorted, 0.99)));
+  }
+
+  /** The speaker a question names (the first, if both), else the conversation's first speaker. */
+  private static String asker(Conversation conv, String question) {
+    Set<String> speakers = new LinkedHashSet<>();
+    conv.turns().forEach(t -> speakers.add(t.speaker()));
+    Set<String> words = new LinkedHashSet<>(Terms.of(question));
+    for (String s : speakers) {
+      if (words.contains(s.toLowerCase(Locale.ROOT))) {
+        return s;
+      }
+    }
+    return speakers.iterator().next();
+  }
+
+  private static String otherSpeaker(Conversation conv, String speaker) {
+    for (Turn t : conv.turns()) {
+      if (!t.speaker().equals(speaker)) {
+        return t.speaker();
+      }
+    }
+    return "";
+  }
+
+  /** {@code text} as an id: characters outside {@code [A-Za-z0-9._-]} become '-'. */
+  private static String id(String text) {
+    String out = NOT_ID.matcher(text).replaceAll("-");
+    return out.length() <= 64 ? out : out.substring(0, 64);
+  }
+
+  @Command(description = "LoCoMo turn by turn as the README's agent loop calls: answer recall.")
+  private static final class Options {
+    @Mixin SidecarJar sidecar;
+
+    @Option(names = "--locomo", paramLabel = "PATH", description = "LoCoMo file")
+    Path locomo = Path.of("/work/shared/bench/locomo-dev.json");
+
+    @Option(names = "--conversations", paramLabel = "N", description = "only the first N; 0: all")
+    int conversations;
+
+    @Option(names = "--no-captions", description = "leave image captions out of the turns")
+    boolean noCaptions;
+
+    @Option(names = "--facts", paramLabel = "N", description = "kept facts to print")
+    int facts = 20;
+  }
+}
