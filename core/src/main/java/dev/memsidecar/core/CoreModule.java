@@ -166,8 +166,8 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
-  SessionService sessions(ControlStore control, Clock clock) {
-    return new SessionService(control, clock, config.sessions());
+  SessionService sessions(ControlStore control, Embedder embedder, Clock clock) {
+    return new SessionService(control, embedder, clock, config.sessions());
   }
 
   @Provides

@@ -116,7 +116,7 @@ final class Engines {
             toolRules,
             gate,
             writer,
-            new SessionService(control, clock, SessionConfig.DEFAULT),
+            new SessionService(control, embedder, clock, SessionConfig.DEFAULT),
             clock,
             runs);
     return new MemoryEngine(

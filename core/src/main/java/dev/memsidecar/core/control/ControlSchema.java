@@ -62,7 +62,13 @@ import java.util.List;
  *       message's {@code term_count}, {@code message_at} and {@code role} so a search filters and
  *       ranks from the postings alone. Indexed by message too, for deletes.
  *   <li>{@code session_stats} (version 3): per owner ({@code workspace_id, user_id}) the visible
- *       {@code messages} and their {@code terms}: BM25's N and average length.
+ *       {@code messages} and their {@code terms}: BM25's N and average length; {@code generation},
+ *       raised whenever messages of the owner are deleted (caches of its vectors read again).
+ *   <li>{@code session_vectors} (version 3): a vector per visible message and embedder, primary key
+ *       {@code vseq} (assigned on insert, increasing: a cache catches up on what it has not read),
+ *       unique ({@code workspace_id, user_id, session_id, seq, embedder}), with copies of the
+ *       message's {@code message_at}, {@code role} and {@code name}; {@code vector} holds the
+ *       floats little-endian. Indexed by ({@code workspace_id, user_id, embedder, vseq}).
  * </ul>
  */
 final class ControlSchema {
@@ -90,6 +96,7 @@ final class ControlSchema {
   static final String SESSION_MESSAGES = "session_messages";
   static final String SESSION_TERMS = "session_terms";
   static final String SESSION_STATS = "session_stats";
+  static final String SESSION_VECTORS = "session_vectors";
 
   /** The longest last error message a tool's stats keep; a longer one is cut. */
   static final int MAX_ERROR_MESSAGE = 1024;

@@ -10,7 +10,6 @@ import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
-import dev.memsidecar.core.sessions.SessionHit;
 import dev.memsidecar.core.sessions.SessionInfo;
 import dev.memsidecar.core.sessions.SessionKey;
 import dev.memsidecar.core.sessions.SessionMessage;
@@ -197,9 +196,34 @@ public final class H2ControlStore implements ControlStore {
   }
 
   @Override
-  public List<SessionHit> search(
-      SessionKey.Owner owner, Set<String> terms, Filter filter, int limit) {
-    return sessions.search(owner, terms, filter, limit);
+  public List<Match> bm25(SessionKey.Owner owner, Set<String> terms, Filter filter, int limit) {
+    return sessions.bm25(owner, terms, filter, limit);
+  }
+
+  @Override
+  public SessionMessage message(SessionKey key, long sequence) {
+    return sessions.message(key, sequence);
+  }
+
+  @Override
+  public void putVectors(String embedder, List<MessageVector> vectors) {
+    sessions.putVectors(embedder, vectors);
+  }
+
+  @Override
+  public List<MessageVector> vectors(
+      SessionKey.Owner owner, String embedder, long afterVectorSequence, int limit) {
+    return sessions.vectors(owner, embedder, afterVectorSequence, limit);
+  }
+
+  @Override
+  public long generation(SessionKey.Owner owner) {
+    return sessions.generation(owner);
+  }
+
+  @Override
+  public List<Keyed> unembedded(String embedder, int limit) {
+    return sessions.unembedded(embedder, limit);
   }
 
   @Override

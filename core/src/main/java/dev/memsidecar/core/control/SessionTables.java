@@ -3,11 +3,12 @@ package dev.memsidecar.core.control;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.core.sessions.MessageRole;
-import dev.memsidecar.core.sessions.SessionHit;
 import dev.memsidecar.core.sessions.SessionInfo;
 import dev.memsidecar.core.sessions.SessionKey;
 import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionStore;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -256,7 +257,7 @@ final class SessionTables {
         c.prepareStatement(
             "INSERT INTO "
                 + ControlSchema.SESSION_STATS
-                + " (workspace_id, user_id, messages, terms) VALUES (?, ?, ?, ?)")) {
+                + " (workspace_id, user_id, messages, terms, generation) VALUES (?, ?, ?, ?, 0)")) {
       st.setString(1, owner.workspaceId());
       st.setString(2, owner.userId());
       st.setLong(3, Math.max(0, messages));
@@ -356,7 +357,7 @@ final class SessionTables {
   /** One posting: a message, how often the term occurs in it, how many terms it has. */
   private record Posting(String sessionId, long seq, int tf, int length) {}
 
-  List<SessionHit> search(
+  List<SessionStore.Match> bm25(
       SessionKey.Owner owner, Set<String> terms, SessionStore.Filter filter, int limit) {
     List<String> query = terms.stream().limit(MAX_QUERY_TERMS).toList();
     if (query.isEmpty() || limit <= 0) {
@@ -418,25 +419,17 @@ final class SessionTables {
               }
             }
           }
-          List<Scored> ranked = bm25(postings, totals[0], totals[1]);
-          List<SessionHit> out = new ArrayList<>();
-          for (Scored s : ranked.subList(0, Math.min(limit, ranked.size()))) {
-            SessionMessage m = message(c, owner.session(s.sessionId()), s.seq());
-            if (m != null) {
-              out.add(new SessionHit(m, (float) s.score(), ""));
-            }
-          }
-          return out;
+          List<SessionStore.Match> ranked = bm25(postings, totals[0], totals[1]);
+          return List.copyOf(ranked.subList(0, Math.min(limit, ranked.size())));
         });
   }
-
-  private record Scored(String sessionId, long seq, double score) {}
 
   /**
    * BM25 (Robertson and Zaragoza's IDF, {@code ln(1 + (N - df + 0.5) / (df + 0.5))}) of every
    * message in the postings, best first; ties go to the newer message.
    */
-  private static List<Scored> bm25(Map<String, List<Posting>> postings, long n, long totalTerms) {
+  private static List<SessionStore.Match> bm25(
+      Map<String, List<Posting>> postings, long n, long totalTerms) {
     double avgLength = Math.max(1.0, (double) totalTerms / Math.max(1, n));
     Map<String, double[]> scores = new HashMap<>();
     Map<String, Posting> first = new HashMap<>();
@@ -451,17 +444,17 @@ final class SessionTables {
         first.putIfAbsent(id, p);
       }
     }
-    List<Scored> out = new ArrayList<>(scores.size());
+    List<SessionStore.Match> out = new ArrayList<>(scores.size());
     scores.forEach(
         (id, s) -> {
           Posting p = first.get(id);
-          out.add(new Scored(p.sessionId(), p.seq(), s[0]));
+          out.add(new SessionStore.Match(p.sessionId(), p.seq(), s[0]));
         });
     out.sort(
-        Comparator.comparingDouble(Scored::score)
+        Comparator.comparingDouble(SessionStore.Match::score)
             .reversed()
-            .thenComparing(Comparator.comparingLong(Scored::seq).reversed())
-            .thenComparing(Scored::sessionId));
+            .thenComparing(Comparator.comparingLong(SessionStore.Match::sequence).reversed())
+            .thenComparing(SessionStore.Match::sessionId));
     return out;
   }
 
@@ -478,6 +471,10 @@ final class SessionTables {
         return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : new long[] {0, 0};
       }
     }
+  }
+
+  SessionMessage message(SessionKey key, long seq) {
+    return db.run("read a message of session " + key.sessionId(), c -> message(c, key, seq));
   }
 
   private static SessionMessage message(Connection c, SessionKey key, long seq)
@@ -524,6 +521,12 @@ final class SessionTables {
                     bindKey(st, 1, key);
                     st.executeUpdate();
                   }
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "DELETE FROM " + ControlSchema.SESSION_VECTORS + " WHERE " + KEY)) {
+                    bindKey(st, 1, key);
+                    st.executeUpdate();
+                  }
                   long deleted;
                   try (PreparedStatement st =
                       c.prepareStatement(
@@ -532,6 +535,7 @@ final class SessionTables {
                     deleted = st.executeUpdate();
                   }
                   addToStats(c, key.owner(), -visible[0], -visible[1]);
+                  nextGeneration(c, key.owner());
                   return deleted;
                 }));
   }
@@ -622,6 +626,17 @@ final class SessionTables {
                     st.setLong(i, before);
                     st.executeUpdate();
                   }
+                  try (PreparedStatement st =
+                      c.prepareStatement(
+                          "DELETE FROM "
+                              + ControlSchema.SESSION_VECTORS
+                              + " WHERE "
+                              + KEY
+                              + " AND message_at < ?")) {
+                    int i = bindKey(st, 1, key);
+                    st.setLong(i, before);
+                    st.executeUpdate();
+                  }
                   long deleted;
                   try (PreparedStatement st =
                       c.prepareStatement(
@@ -649,8 +664,148 @@ final class SessionTables {
                     st.executeUpdate();
                   }
                   addToStats(c, key.owner(), -visible[0], -visible[1]);
+                  nextGeneration(c, key.owner());
                   return deleted;
                 }));
+  }
+
+  /** Tells caches of the owner's vectors that some are gone. */
+  private static void nextGeneration(Connection c, SessionKey.Owner owner) throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "UPDATE "
+                + ControlSchema.SESSION_STATS
+                + " SET generation = generation + 1 WHERE workspace_id = ? AND user_id = ?")) {
+      st.setString(1, owner.workspaceId());
+      st.setString(2, owner.userId());
+      st.executeUpdate();
+    }
+  }
+
+  // ---------------------------------------------------------------- vectors
+
+  void putVectors(String embedder, List<SessionStore.MessageVector> vectors) {
+    if (vectors.isEmpty()) {
+      return;
+    }
+    db.run(
+        "keep " + vectors.size() + " message vectors",
+        c -> {
+          try (PreparedStatement st =
+              c.prepareStatement(
+                  "INSERT INTO "
+                      + ControlSchema.SESSION_VECTORS
+                      + " (workspace_id, user_id, session_id, seq, embedder, message_at, role,"
+                      + " name, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (SessionStore.MessageVector v : vectors) {
+              int i = bindKey(st, 1, v.key());
+              st.setLong(i++, v.sequence());
+              st.setString(i++, embedder);
+              st.setLong(i++, ControlSchema.nanos(v.time()));
+              st.setString(i++, v.role().name());
+              st.setString(i++, v.name());
+              st.setBytes(i, bytes(v.vector()));
+              db.insertUnlessTaken(st); // a message of a deleted session fails nothing either
+            }
+          }
+          return null;
+        });
+  }
+
+  List<SessionStore.MessageVector> vectors(
+      SessionKey.Owner owner, String embedder, long after, int limit) {
+    return db.run(
+        "read message vectors",
+        c -> {
+          try (PreparedStatement st =
+              c.prepareStatement(
+                  "SELECT vseq, session_id, seq, message_at, role, name, vector FROM "
+                      + ControlSchema.SESSION_VECTORS
+                      + " WHERE workspace_id = ? AND user_id = ? AND embedder = ? AND vseq > ?"
+                      + " ORDER BY vseq LIMIT ?")) {
+            st.setString(1, owner.workspaceId());
+            st.setString(2, owner.userId());
+            st.setString(3, embedder);
+            st.setLong(4, after);
+            st.setInt(5, limit);
+            List<SessionStore.MessageVector> out = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+              while (rs.next()) {
+                out.add(
+                    new SessionStore.MessageVector(
+                        rs.getLong(1),
+                        owner.session(rs.getString(2)),
+                        rs.getLong(3),
+                        ControlSchema.instant(rs.getLong(4)),
+                        MessageRole.valueOf(rs.getString(5)),
+                        rs.getString(6),
+                        floats(rs.getBytes(7))));
+              }
+            }
+            return out;
+          }
+        });
+  }
+
+  long generation(SessionKey.Owner owner) {
+    return db.run(
+        "read the generation of sessions",
+        c -> {
+          try (PreparedStatement st =
+              c.prepareStatement(
+                  "SELECT generation FROM "
+                      + ControlSchema.SESSION_STATS
+                      + " WHERE workspace_id = ? AND user_id = ?")) {
+            st.setString(1, owner.workspaceId());
+            st.setString(2, owner.userId());
+            try (ResultSet rs = st.executeQuery()) {
+              return rs.next() ? rs.getLong(1) : 0L;
+            }
+          }
+        });
+  }
+
+  List<SessionStore.Keyed> unembedded(String embedder, int limit) {
+    return db.run(
+        "find messages without vectors",
+        c -> {
+          try (PreparedStatement st =
+              c.prepareStatement(
+                  "SELECT m.workspace_id, m.user_id, "
+                      + MESSAGE_COLUMNS.replaceAll("(^|, )", "$1m.")
+                      + " FROM "
+                      + ControlSchema.SESSION_MESSAGES
+                      + " m LEFT JOIN "
+                      + ControlSchema.SESSION_VECTORS
+                      + " v ON v.workspace_id = m.workspace_id AND v.user_id = m.user_id"
+                      + " AND v.session_id = m.session_id AND v.seq = m.seq AND v.embedder = ?"
+                      + " WHERE m.visible = TRUE AND v.vseq IS NULL LIMIT ?")) {
+            st.setString(1, embedder);
+            st.setInt(2, limit);
+            List<SessionStore.Keyed> out = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+              while (rs.next()) {
+                SessionMessage m = message(rs, 2);
+                out.add(
+                    new SessionStore.Keyed(
+                        new SessionKey(rs.getString(1), rs.getString(2), m.sessionId()), m));
+              }
+            }
+            return out;
+          }
+        });
+  }
+
+  private static byte[] bytes(float[] v) {
+    ByteBuffer b = ByteBuffer.allocate(v.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    b.asFloatBuffer().put(v);
+    return b.array();
+  }
+
+  private static float[] floats(byte[] bytes) {
+    float[] v = new float[bytes.length / Float.BYTES];
+    ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
+    return v;
   }
 
   // ---------------------------------------------------------------- rows
@@ -665,26 +820,31 @@ final class SessionTables {
 
   /** The message in the current row of {@link #MESSAGE_COLUMNS}. */
   private static SessionMessage message(ResultSet rs) throws SQLException {
-    String sessionId = rs.getString(1);
-    long seq = rs.getLong(2);
+    return message(rs, 0);
+  }
+
+  /** The message in the current row of {@link #MESSAGE_COLUMNS}, after {@code skip} columns. */
+  private static SessionMessage message(ResultSet rs, int skip) throws SQLException {
+    String sessionId = rs.getString(skip + 1);
+    long seq = rs.getLong(skip + 2);
     Extras x =
         ControlJson.read(
-            rs.getString(10), Extras.class, "session " + sessionId + " message " + seq);
+            rs.getString(skip + 10), Extras.class, "session " + sessionId + " message " + seq);
     return new SessionMessage(
-        rs.getString(3),
+        rs.getString(skip + 3),
         sessionId,
         seq,
-        MessageRole.valueOf(rs.getString(4)),
-        rs.getString(5),
-        rs.getString(6),
+        MessageRole.valueOf(rs.getString(skip + 4)),
+        rs.getString(skip + 5),
+        rs.getString(skip + 6),
         x.toolCall(),
         x.toolResult(),
-        ControlSchema.instant(rs.getLong(7)),
-        rs.getBoolean(8),
+        ControlSchema.instant(rs.getLong(skip + 7)),
+        rs.getBoolean(skip + 8),
         x.inputTokens(),
         x.outputTokens(),
         x.snapshotId() == null ? "" : x.snapshotId(),
-        rs.getString(9),
+        rs.getString(skip + 9),
         x.metadata() == null ? Map.of() : x.metadata());
   }
 }

@@ -48,6 +48,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -263,12 +264,12 @@ public final class RunService {
   record Blend(List<MemoryHit> recalled, List<SessionHit> evidence) {}
 
   /**
-   * Recalled facts and session evidence in one ranking: each side ranked by its own scorer (the
-   * stores' hybrid score, BM25 over the sessions), then merged by reciprocal rank ({@link
-   * #RANK_CONSTANT}; a tie goes to the fact), and the first {@code topK} kept. A message of the run
-   * a kept fact came from does not take a slot when it says what the fact says (a fact and the turn
-   * it was extracted from never both), nor does a fact after its turn. Evidence answers to the
-   * request's read flag like facts do: none when LangMem.read is off.
+   * Recalled facts and session evidence in one ranking: both are scored by the one hybrid score
+   * (the stores' for facts, {@link SessionService} the same formula for messages), merged best
+   * first (a tie goes to the fact), and the first {@code topK} kept. A fact and the turn it was
+   * extracted from (same run, most words shared) never both take a slot, and the fact, which says
+   * it with the names and dates resolved, takes the slot of the first of the two. Evidence answers
+   * to the flag recall answers to: none when LangMem.read is off.
    */
   private Blend recall(Scope scope, String input, int topK, RequestOptions options) {
     if (input.isBlank()) {
@@ -279,63 +280,101 @@ public final class RunService {
         recall.search(scope, q, List.of(), topK, Set.of(), List.of(), 0f, options);
     List<SessionHit> evidence =
         access.recordsReadable() ? sessions.evidence(scope, q, topK) : List.of();
+    List<Said> factItems = facts.stream().map(Said::of).toList();
     List<MemoryHit> keptFacts = new ArrayList<>();
     List<SessionHit> keptEvidence = new ArrayList<>();
-    List<Set<String>> keptWords = new ArrayList<>();
-    List<String> keptRuns = new ArrayList<>();
+    List<Said> kept = new ArrayList<>();
+    boolean[] used = new boolean[facts.size()];
     int f = 0;
     int e = 0;
-    while (keptFacts.size() + keptEvidence.size() < topK
-        && (f < facts.size() || e < evidence.size())) {
-      boolean takeFact =
-          e >= evidence.size() || (f < facts.size() && f <= e); // equal ranks: the fact first
-      String run;
-      Set<String> words;
-      if (takeFact) {
-        MemoryHit hit = facts.get(f++);
-        run = hit.memory().record().metadata().getOrDefault("run_id", "");
-        words = Set.copyOf(Terms.keywords(hit.memory().record().content()));
-        if (sameTurn(run, words, keptRuns, keptWords)) {
-          continue;
-        }
-        keptFacts.add(hit);
-      } else {
-        SessionHit hit = evidence.get(e++);
-        run = hit.message().runId();
-        words = Set.copyOf(Terms.keywords(hit.message().content()));
-        if (sameTurn(run, words, keptRuns, keptWords)) {
-          continue;
-        }
-        keptEvidence.add(hit);
+    while (keptFacts.size() + keptEvidence.size() < topK) {
+      while (f < facts.size() && used[f]) {
+        f++;
       }
-      keptRuns.add(run);
-      keptWords.add(words);
+      if (f >= facts.size() && e >= evidence.size()) {
+        break;
+      }
+      if (e >= evidence.size()
+          || (f < facts.size() && facts.get(f).score() >= evidence.get(e).score())) {
+        used[f] = true;
+        if (!factItems.get(f).repeats(kept)) {
+          keptFacts.add(facts.get(f));
+          kept.add(factItems.get(f));
+        }
+        continue;
+      }
+      SessionHit message = evidence.get(e++);
+      Said said = Said.of(message);
+      // The fact extracted from this turn, further down, says it with names and dates resolved:
+      // it takes the turn's slot.
+      int stand = -1;
+      for (int j = f; j < facts.size() && stand < 0; j++) {
+        if (!used[j] && factItems.get(j).sameTurn(said)) {
+          stand = j;
+        }
+      }
+      if (stand >= 0) {
+        used[stand] = true;
+        if (!factItems.get(stand).repeats(kept)) {
+          keptFacts.add(facts.get(stand));
+          kept.add(factItems.get(stand));
+        }
+      } else if (!said.repeats(kept)) {
+        keptEvidence.add(message);
+        kept.add(said);
+      }
     }
     return new Blend(List.copyOf(keptFacts), List.copyOf(keptEvidence));
   }
 
   /**
-   * Whether an item of run {@code run} says what a kept item of the same run says: most of the
-   * shorter one's words are in the other.
+   * What a recalled fact or message says, for the blend: the runs it came from (a fact's source
+   * refs {@code run:<id>}, a message's run) and its words.
    */
-  private static boolean sameTurn(
-      String run, Set<String> words, List<String> keptRuns, List<Set<String>> keptWords) {
-    if (run.isEmpty()) {
+  private record Said(Set<String> runs, Set<String> words) {
+    static Said of(MemoryHit hit) {
+      Set<String> runs = new HashSet<>();
+      for (String ref : hit.memory().record().sourceRefs()) {
+        if (ref.startsWith("run:")) {
+          runs.add(ref.substring("run:".length()));
+        }
+      }
+      return new Said(runs, Set.copyOf(Terms.keywords(hit.memory().record().content())));
+    }
+
+    static Said of(SessionHit hit) {
+      String run = hit.message().runId();
+      return new Said(
+          run.isEmpty() ? Set.of() : Set.of(run),
+          Set.copyOf(Terms.keywords(hit.message().content())));
+    }
+
+    /** Same run, and at least half of the shorter one's words in the other. */
+    boolean sameTurn(Said other) {
+      if (runs.stream().noneMatch(other.runs::contains)) {
+        return false;
+      }
+      Set<String> small = words.size() <= other.words.size() ? words : other.words;
+      Set<String> large = small == words ? other.words : words;
+      return small.isEmpty() || shared(small, large) * 2 >= small.size();
+    }
+
+    /**
+     * Whether a kept item already says this: the same turn, or nine in ten of its words (a fact
+     * taught again, a message repeated).
+     */
+    boolean repeats(List<Said> kept) {
+      for (Said k : kept) {
+        if (sameTurn(k) || (!words.isEmpty() && shared(words, k.words) * 10 >= words.size() * 9)) {
+          return true;
+        }
+      }
       return false;
     }
-    for (int i = 0; i < keptRuns.size(); i++) {
-      if (!run.equals(keptRuns.get(i))) {
-        continue;
-      }
-      Set<String> other = keptWords.get(i);
-      Set<String> small = words.size() <= other.size() ? words : other;
-      Set<String> large = small == words ? other : words;
-      long shared = small.stream().filter(large::contains).count();
-      if (small.isEmpty() || shared * 2 >= small.size()) {
-        return true;
-      }
+
+    private static long shared(Set<String> a, Set<String> b) {
+      return a.stream().filter(b::contains).count();
     }
-    return false;
   }
 
   /** One line per message: who, when, what. */

@@ -2,6 +2,7 @@ package dev.memsidecar.core.sessions;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.Limits;
@@ -12,6 +13,7 @@ import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.language.Languages;
 import dev.memsidecar.language.Terms;
+import dev.memsidecar.toolkit.HybridScore;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -72,12 +75,17 @@ public final class SessionService implements AutoCloseable {
   private static final Duration PURGE_EVERY = Duration.ofHours(1);
 
   private final SessionStore store;
+  private final SessionVectors vectors;
   private final Clock clock;
   private final SessionConfig config;
   private final ScheduledExecutorService purger;
 
-  public SessionService(SessionStore store, Clock clock, SessionConfig config) {
+  /** Candidates each side of the hybrid search (words, meaning) brings before the blend. */
+  static final int CANDIDATES = 200;
+
+  public SessionService(SessionStore store, Embedder embedder, Clock clock, SessionConfig config) {
     this.store = requireNonNull(store, "store is null");
+    this.vectors = new SessionVectors(store, embedder);
     this.clock = requireNonNull(clock, "clock is null");
     this.config = requireNonNull(config, "config is null");
     if (config.retentionDays() > 0) {
@@ -155,7 +163,14 @@ public final class SessionService implements AutoCloseable {
       ready.add(stored);
       terms.add(stored.visible() ? termCounts(stored) : Map.of());
     }
-    return store.append(key, agentId, ready, terms, now);
+    List<SessionMessage> stored = store.append(key, agentId, ready, terms, now);
+    vectors.embedLater(key, stored);
+    return stored;
+  }
+
+  /** Waits until every message appended so far has its vector (tests and benches). */
+  public void awaitVectors() throws InterruptedException {
+    vectors.drain();
   }
 
   /**
@@ -279,22 +294,114 @@ public final class SessionService implements AutoCloseable {
         limit);
   }
 
+  /**
+   * The hybrid search: the BM25 matches of the query's words and the messages nearest its vector,
+   * each scored by {@link HybridScore} (the formula and weights recalled facts are scored with, so
+   * BeginRun ranks facts and messages on one scale), best first; ties go to the newer message.
+   */
   private List<SessionHit> search(
       SessionKey.Owner owner, String query, SessionStore.Filter filter, int limit) {
     Set<String> terms = new LinkedHashSet<>(indexTerms(query));
-    if (terms.isEmpty() || limit <= 0) {
+    float[] qv = vectors.embedder().embed(cut(query));
+    boolean hasVector = norm(qv) > 0;
+    boolean hasWords = !terms.isEmpty();
+    if ((!hasVector && !hasWords) || limit <= 0) {
       return List.of();
     }
-    Instant notBefore = cutoff();
-    if (notBefore != null && (filter.from() == null || filter.from().isBefore(notBefore))) {
-      filter = new SessionStore.Filter(filter.sessionId(), notBefore, filter.to(), filter.roles());
+    Instant cutoff = cutoff();
+    if (cutoff != null && (filter.from() == null || filter.from().isBefore(cutoff))) {
+      filter = new SessionStore.Filter(filter.sessionId(), cutoff, filter.to(), filter.roles());
     }
+    Map<String, double[]> scored = new HashMap<>(); // key -> {cosine, bm25}
+    Map<String, SessionKey> keys = new HashMap<>();
+    double best = 0;
+    if (hasWords) {
+      for (SessionStore.Match m : store.bm25(owner, terms, filter, CANDIDATES)) {
+        String k = m.sessionId() + "\n" + m.sequence();
+        scored.computeIfAbsent(k, x -> new double[2])[1] = m.score();
+        keys.put(k, owner.session(m.sessionId()));
+        best = Math.max(best, m.score());
+      }
+    }
+    Set<String> queryWords = new HashSet<>(Terms.keywords(query));
+    Map<String, String> names = new HashMap<>();
+    if (hasVector) {
+      List<Map.Entry<String, Double>> nearest = new ArrayList<>();
+      for (SessionStore.MessageVector v : vectors.of(owner)) {
+        if (!passes(v, filter) || v.vector().length != qv.length) {
+          continue;
+        }
+        String k = v.key().sessionId() + "\n" + v.sequence();
+        double cos = Math.max(0, Embedder.cosine(qv, v.vector()));
+        names.put(k, v.name());
+        double[] s = scored.get(k);
+        if (s != null) {
+          s[0] = cos;
+        } else {
+          nearest.add(Map.entry(k, cos));
+          keys.put(k, v.key());
+        }
+      }
+      nearest.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+      for (Map.Entry<String, Double> e : nearest.subList(0, Math.min(CANDIDATES, nearest.size()))) {
+        scored.computeIfAbsent(e.getKey(), x -> new double[2])[0] = e.getValue();
+      }
+    }
+    double weight = HybridScore.meaningWeightFor(vectors.embedder().name());
+    List<Map.Entry<String, Float>> ranked = new ArrayList<>(scored.size());
+    for (Map.Entry<String, double[]> e : scored.entrySet()) {
+      double[] s = e.getValue();
+      String name = names.getOrDefault(e.getKey(), "").toLowerCase(Locale.ROOT);
+      boolean speaker = !name.isEmpty() && queryWords.contains(name);
+      ranked.add(
+          Map.entry(
+              e.getKey(),
+              HybridScore.of(
+                  weight, hasVector, hasWords, s[0], best > 0 ? s[1] / best : 0, speaker)));
+    }
+    ranked.sort(
+        Map.Entry.<String, Float>comparingByValue()
+            .reversed()
+            .thenComparing(e -> -sequenceOf(e.getKey())));
     List<String> words = Terms.keywords(query);
     List<SessionHit> out = new ArrayList<>();
-    for (SessionHit hit : store.search(owner, terms, filter, limit)) {
-      out.add(new SessionHit(hit.message(), hit.score(), snippet(hit.message().content(), words)));
+    for (Map.Entry<String, Float> e : ranked) {
+      if (out.size() >= limit) {
+        break;
+      }
+      SessionMessage m = store.message(keys.get(e.getKey()), sequenceOf(e.getKey()));
+      if (m != null && m.visible()) {
+        out.add(new SessionHit(m, e.getValue(), snippet(m.content(), words)));
+      }
     }
     return out;
+  }
+
+  private static long sequenceOf(String key) {
+    return Long.parseLong(key.substring(key.lastIndexOf('\n') + 1));
+  }
+
+  /** Whether a message's vector row passes a filter (the store applies it to BM25 itself). */
+  private static boolean passes(SessionStore.MessageVector v, SessionStore.Filter f) {
+    return (f.sessionId().isEmpty() || f.sessionId().equals(v.key().sessionId()))
+        && (f.from() == null || !v.time().isBefore(f.from()))
+        && (f.to() == null || v.time().isBefore(f.to()))
+        && (f.roles().isEmpty() || f.roles().contains(v.role()));
+  }
+
+  private static double norm(float[] v) {
+    double s = 0;
+    for (float x : v) {
+      s += x * x;
+    }
+    return Math.sqrt(s);
+  }
+
+  /** A query as the model reads it: at most {@link SessionVectors#MAX_TEXT_CHARS}. */
+  private static String cut(String query) {
+    return query.length() <= SessionVectors.MAX_TEXT_CHARS
+        ? query
+        : query.substring(0, SessionVectors.MAX_TEXT_CHARS);
   }
 
   // ---------------------------------------------------------------- text
@@ -454,5 +561,6 @@ public final class SessionService implements AutoCloseable {
     if (purger != null) {
       purger.shutdownNow();
     }
+    vectors.close();
   }
 }

@@ -41,10 +41,16 @@ public interface SessionStore {
   boolean exists(SessionKey key);
 
   /**
-   * The {@code limit} visible messages of the owner's sessions that best match {@code terms} (BM25
-   * over the index terms), best first; with their scores, no snippets.
+   * The {@code limit} visible messages of the owner's sessions that best match {@code terms} by
+   * BM25 over the index terms, best first.
    */
-  List<SessionHit> search(SessionKey.Owner owner, Set<String> terms, Filter filter, int limit);
+  List<Match> bm25(SessionKey.Owner owner, Set<String> terms, Filter filter, int limit);
+
+  /** A message of a session by its sequence number, or null when there is none. */
+  SessionMessage message(SessionKey key, long sequence);
+
+  /** A message that matched and its score. */
+  record Match(String sessionId, long sequence, double score) {}
 
   /**
    * What a search may be limited to: one session (empty: all the owner's), a time range of the
@@ -66,6 +72,45 @@ public interface SessionStore {
 
   /** Where a listing of sessions stopped: the last session's update time and id. */
   record SessionCursor(Instant updateTime, String sessionId) {}
+
+  /**
+   * Keeps the vectors of messages (made by {@code embedder}); a message that has one of that
+   * embedder keeps it.
+   */
+  void putVectors(String embedder, List<MessageVector> vectors);
+
+  /**
+   * The owner's vectors of {@code embedder} added after {@code afterVectorSequence}, in the order
+   * they were added, at most {@code limit}.
+   */
+  List<MessageVector> vectors(
+      SessionKey.Owner owner, String embedder, long afterVectorSequence, int limit);
+
+  /**
+   * A number that changes whenever messages of the owner are deleted (a cache of its vectors must
+   * then be read again; added vectors are read with {@link #vectors}).
+   */
+  long generation(SessionKey.Owner owner);
+
+  /** Visible messages that have no vector of {@code embedder}, at most {@code limit}. */
+  List<Keyed> unembedded(String embedder, int limit);
+
+  /**
+   * The vector of one message, with what a search filters and ranks on.
+   *
+   * @param vectorSequence assigned when it is kept, increasing (0 in {@link #putVectors})
+   */
+  record MessageVector(
+      long vectorSequence,
+      SessionKey key,
+      long sequence,
+      Instant time,
+      MessageRole role,
+      String name,
+      float[] vector) {}
+
+  /** A message and its session. */
+  record Keyed(SessionKey key, SessionMessage message) {}
 
   /** Deletes the session and its messages; returns how many messages, or -1 if it did not exist. */
   long delete(SessionKey key);

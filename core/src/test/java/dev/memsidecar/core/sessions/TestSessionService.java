@@ -7,6 +7,7 @@ import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,7 +49,8 @@ class TestSessionService {
   void bm25PrefersTheRarerWordAndTheShorterMessage() {
     try (H2ControlStore store = H2ControlStore.open(data)) {
       SessionService sessions =
-          new SessionService(store, Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+          new SessionService(
+              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
       Scope scope = new Scope("ws", "u", "", "s");
       sessions.append(
           scope,
@@ -74,7 +76,8 @@ class TestSessionService {
   void retentionHidesOldMessagesAndPurgeDeletesThem() {
     try (H2ControlStore store = H2ControlStore.open(data)) {
       SessionService sessions =
-          new SessionService(store, Clock.fixed(NOW, ZoneOffset.UTC), new SessionConfig(7));
+          new SessionService(
+              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), new SessionConfig(7));
       Scope scope = new Scope("ws", "u", "", "s");
       sessions.append(
           scope,

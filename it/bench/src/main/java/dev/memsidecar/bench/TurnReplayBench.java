@@ -14,11 +14,11 @@ import dev.memsidecar.proto.v1.ListMemoriesResponse;
 import dev.memsidecar.proto.v1.Memory;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
+import dev.memsidecar.proto.v1.PromptSection;
 import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.SearchRequest;
-import dev.memsidecar.proto.v1.SessionHit;
 import dev.memsidecar.sidecar.bench.Figures;
 import dev.memsidecar.sidecar.bench.SidecarProcess;
 import java.nio.file.Files;
@@ -201,10 +201,13 @@ public final class TurnReplayBench {
       long t0 = System.nanoTime();
       BeginRunResponse got = stub.beginRun(begin);
       beginRunNanos.add(System.nanoTime() - t0);
+      // What the agent reads: the lines of the two sections (a fact, or who, when and what).
       List<String> texts = new ArrayList<>();
-      got.getRecalledList().forEach(h -> texts.add(h.getMemory().getContent()));
-      for (SessionHit h : got.getEvidenceList()) {
-        texts.add(h.getMessage().getName() + ": " + h.getMessage().getContent());
+      for (PromptSection section : got.getSectionsList()) {
+        if (section.getId().equals("recalled_memory")
+            || section.getId().equals("session_evidence")) {
+          section.getBody().lines().filter(l -> !l.isBlank()).forEach(texts::add);
+        }
       }
       evidenceShare[0] += got.getRecalledCount();
       evidenceShare[1] += got.getEvidenceCount();
@@ -309,8 +312,8 @@ public final class TurnReplayBench {
         "%s: %d calls, p50 %.2f ms, p99 %.2f ms%n",
         what,
         sorted.length,
-        Figures.millis(Figures.percentile(sorted, 0.50)),
-        Figures.millis(Figures.percentile(sorted, 0.99)));
+        Figures.millis(Figures.percentile(sorted, 50)),
+        Figures.millis(Figures.percentile(sorted, 99)));
   }
 
   /** The speaker a question names (the first, if both), else the conversation's first speaker. */
