@@ -400,15 +400,16 @@ public final class ShellCommands {
 
   /** The commands of one pipeline; text piped into a bare shell is read as commands. */
   private static void emit(List<Pending> pipeline, int depth, List<Command> out) {
+    boolean[] shellAfter = new boolean[pipeline.size()];
+    for (int k = pipeline.size() - 2; k >= 0; k--) {
+      shellAfter[k] = shellAfter[k + 1] || readsStdinAsScript(pipeline.get(k + 1).words);
+    }
     for (int k = 0; k < pipeline.size(); k++) {
       Pending p = pipeline.get(k);
       if (p.words.isEmpty()) {
         continue;
       }
-      boolean intoShell = false;
-      for (int m = k + 1; m < pipeline.size(); m++) {
-        intoShell |= readsStdinAsScript(pipeline.get(m).words);
-      }
+      boolean intoShell = shellAfter[k];
       simple(p.words, p.writes, p.heredoc.toString(), intoShell, depth, out);
       if (intoShell) {
         String program = programName(p.words.get(0));
