@@ -274,6 +274,133 @@ class TestToolRules {
         check(e, "bash", "{\"command\":\"rm -rf /\"}").allowed(), "deleted: no longer enforced");
   }
 
+  private static String toolRulesSection(RunSnapshot snapshot) {
+    return snapshot.sections().stream()
+        .filter(s -> s.id().equals(RunService.TOOL_RULES))
+        .findFirst()
+        .orElseThrow()
+        .body();
+  }
+
+  @Test
+  void aProhibitionWithAnActDeniesOnlyTheCallsThatDoIt() {
+    MemoryEngine e = engine(true);
+    e.beginRun(
+        new BeginRunInput(ALICE, "d1", "clean up", List.of("bash"), 0, Map.of()),
+        RequestOptions.DEFAULT);
+    EndRunResult r =
+        endRun(e, "d1", "Don't use the shell to delete files.", List.of(ok("bash")), Map.of());
+    assertEquals(1, r.capturedRules().size(), r::toString);
+    ToolRule rule = r.capturedRules().get(0);
+    assertEquals("bash", rule.toolName());
+    assertEquals(ToolRule.Priority.CRITICAL, rule.priority());
+    assertEquals(List.of("action:delete-files"), rule.objects());
+    for (String allowed : List.of("ls -la", "git status", "cat notes.txt | grep rm", "echo rm")) {
+      ToolRuleService.Verdict v = check(e, "bash", "{\"command\":\"" + allowed + "\"}");
+      assertTrue(v.allowed(), allowed + ": " + v.reason());
+      assertEquals(List.of(), v.warnings(), allowed);
+    }
+    for (String denied :
+        List.of("rm -rf build", "cd x && rm a", "sudo rm x", "find . -delete", "xargs rm")) {
+      ToolRuleService.Verdict v = check(e, "bash", "{\"command\":\"" + denied + "\"}");
+      assertFalse(v.allowed(), denied);
+      assertEquals(rule.id(), v.rules().get(0).id());
+      assertTrue(v.reason().contains(rule.id()), v.reason());
+    }
+    // Chinese says the same.
+    EndRunResult zh = endRun(e, "d2", "不要用 shell 安装软件包。", List.of(ok("bash")), Map.of());
+    assertEquals(List.of("action:install-packages"), zh.capturedRules().get(0).objects());
+    assertFalse(check(e, "bash", "{\"command\":\"pip install x\"}").allowed());
+    assertTrue(check(e, "bash", "{\"command\":\"pip list\"}").allowed());
+  }
+
+  @Test
+  void aRuleWhoseObjectIsNotRecognisedIsPinnedAndWarnsButNeverDenies() {
+    MemoryEngine e = engine(true);
+    EndRunResult r =
+        endRun(e, "m1", "Don't use the shell to mine bitcoin.", List.of(ok("bash")), Map.of());
+    ToolRule captured = r.capturedRules().get(0);
+    assertEquals(ToolRule.Priority.HIGH, captured.priority());
+    ToolRule put =
+        e.toolRules()
+            .put(
+                ALICE,
+                rule(
+                    "bash", "Never use the terminal to stream videos.", ToolRule.Priority.CRITICAL),
+                RequestOptions.DEFAULT);
+    String pinned =
+        toolRulesSection(
+            e.beginRun(
+                new BeginRunInput(ALICE, "m2", "anything", List.of(), 0, Map.of()),
+                RequestOptions.DEFAULT));
+    assertTrue(pinned.contains("Don't use the shell to mine bitcoin."), pinned);
+    assertTrue(pinned.contains("Never use the terminal to stream videos."), pinned);
+    ToolRuleService.Verdict v = check(e, "bash", "{\"command\":\"ls\"}");
+    assertTrue(v.allowed(), v.reason());
+    assertEquals(
+        List.of(put.id(), captured.id()).stream().sorted().toList(),
+        v.warnings().stream().map(w -> w.rule().id()).sorted().toList());
+    assertTrue(v.reason().contains("2 warning(s)"), v.reason());
+    // A critical text that is no prohibition is not a blanket deny either.
+    ToolRule advice =
+        e.toolRules()
+            .put(
+                ALICE,
+                rule("deploy", "Production deploys need a ticket.", ToolRule.Priority.CRITICAL),
+                RequestOptions.DEFAULT);
+    ToolRuleService.Verdict deploy = check(e, "deploy", "{\"env\":\"prod\"}");
+    assertTrue(deploy.allowed());
+    assertEquals(advice.id(), deploy.warnings().get(0).rule().id());
+    // A whole-tool prohibition still denies every call of its tool.
+    e.toolRules()
+        .put(
+            ALICE,
+            rule("browse", "Never use the browser.", ToolRule.Priority.CRITICAL),
+            RequestOptions.DEFAULT);
+    assertFalse(check(e, "browse", "{\"url\":\"https://example.org\"}").allowed());
+  }
+
+  @Test
+  void normalRulesAreInBeginRunWhenTheInputIsAboutTheirTool() {
+    MemoryEngine e = engine(true);
+    e.toolRules()
+        .put(
+            ALICE,
+            rule(
+                "fetch_url",
+                "Set a 10 s timeout: the status page is slow.",
+                ToolRule.Priority.NORMAL),
+            RequestOptions.DEFAULT);
+    e.toolRules()
+        .put(
+            ALICE,
+            rule("send_email", "Sign mails with the team name.", ToolRule.Priority.NORMAL),
+            RequestOptions.DEFAULT);
+    String about =
+        toolRulesSection(
+            e.beginRun(
+                new BeginRunInput(
+                    ALICE, "n1", "Check the status page with fetch_url.", List.of(), 0, Map.of()),
+                RequestOptions.DEFAULT));
+    assertEquals(
+        "### `fetch_url`\n- **[normal]** Set a 10 s timeout: the status page is slow.", about);
+    String mail =
+        toolRulesSection(
+            e.beginRun(
+                new BeginRunInput(ALICE, "n2", "给 Bob 发邮件", List.of(), 0, Map.of()),
+                RequestOptions.DEFAULT));
+    assertTrue(mail.contains("Sign mails with the team name."), mail);
+    assertFalse(mail.contains("fetch_url"), mail);
+    String other =
+        toolRulesSection(
+            e.beginRun(
+                new BeginRunInput(ALICE, "n3", "How was the weekend?", List.of(), 0, Map.of()),
+                RequestOptions.DEFAULT));
+    assertEquals("", other);
+    // The RenderToolRules block stays the pinned rules alone.
+    assertEquals("", e.toolRules().render(ALICE, List.of(), RequestOptions.DEFAULT).markdown());
+  }
+
   private static ToolRule rule(String tool, String text, ToolRule.Priority priority) {
     Instant t = Instant.EPOCH;
     return new ToolRule(

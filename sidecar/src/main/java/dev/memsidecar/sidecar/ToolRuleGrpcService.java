@@ -22,6 +22,7 @@ import dev.memsidecar.proto.v1.PutToolRuleResponse;
 import dev.memsidecar.proto.v1.RenderToolRulesRequest;
 import dev.memsidecar.proto.v1.RenderToolRulesResponse;
 import dev.memsidecar.proto.v1.ToolCallVerdict;
+import dev.memsidecar.proto.v1.ToolCallWarning;
 import dev.memsidecar.proto.v1.ToolRuleServiceGrpc;
 import io.grpc.stub.StreamObserver;
 import java.time.Instant;
@@ -129,6 +130,12 @@ final class ToolRuleGrpcService extends ToolRuleServiceGrpc.ToolRuleServiceImplB
                     : ToolCallVerdict.TOOL_CALL_VERDICT_DENY)
             .setReason(v.reason());
     v.rules().forEach(r -> res.addMatchedRules(ProtoMapping.toolRule(r)));
+    for (ToolRuleService.Warning w : v.warnings()) {
+      res.addWarnings(
+          ToolCallWarning.newBuilder()
+              .setRule(ProtoMapping.toolRule(w.rule()))
+              .setReason(w.reason()));
+    }
     out.onNext(res.build());
     out.onCompleted();
   }

@@ -227,7 +227,9 @@ public final class RunService {
         List.of(
             new RunSnapshot.Section(RUNTIME_CONTEXT, "Runtime context", runtimeContext(now, zone)),
             new RunSnapshot.Section(
-                TOOL_RULES, "Tool-scoped rules", toolRules.pinnedSection(in.scope(), in.tools())),
+                TOOL_RULES,
+                "Tool-scoped rules",
+                toolRules.pinnedSection(in.scope(), in.tools(), in.input())),
             new RunSnapshot.Section(
                 RECALLED_MEMORY, "Relevant long-term memory", recalledBody(recalled)),
             new RunSnapshot.Section(

@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,10 +38,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Tool-scoped memory (OpenHuman's tool memory, one step further): rules per tool, captured from
- * what users forbid and from repeated failures, pinned into every BeginRun, and enforced when the
- * agent is about to call a tool (CheckToolCall denies a call that a critical prohibition's objects
- * match). Rules live in the control-plane store per workspace, in the namespace {@code
- * <workspaceId>:tool-<toolName>}; stats apart in {@code
+ * what users forbid and from repeated failures, pinned into every BeginRun (normal rules when the
+ * run's input is about their tool), and enforced when the agent is about to call a tool
+ * (CheckToolCall denies a call that a critical prohibition's objects match, an act such as deleting
+ * files included, and warns of the rules it cannot enforce). Rules live in the control-plane store
+ * per workspace, in the namespace {@code <workspaceId>:tool-<toolName>}; stats apart in {@code
  * <workspaceId>:tool_effectiveness/tool/<toolName>}. Thread-safe; CheckToolCall reads rules from an
  * in-memory copy kept in step with every write.
  */
@@ -79,8 +81,49 @@ public final class ToolRuleService {
   private final TextRules text;
   private final Map<String, List<ToolRule>> byWorkspace = new ConcurrentHashMap<>();
 
-  /** A CheckToolCall verdict. */
-  public record Verdict(boolean allowed, List<ToolRule> rules, String reason) {}
+  /**
+   * A CheckToolCall verdict.
+   *
+   * @param allowed whether the call may run
+   * @param rules the rule behind a denial, or the tool's pinned rules as advice when allowed
+   * @param reason why, in words
+   * @param warnings pinned rules this call may go against that CheckToolCall does not enforce: a
+   *     prohibition it cannot check on the arguments (its object is not one it recognises, it has a
+   *     condition, it names someone unnamed), a high prohibition the call hits, a critical rule it
+   *     cannot read as a prohibition; the call is allowed, the agent should heed them
+   */
+  public record Verdict(
+      boolean allowed, List<ToolRule> rules, String reason, List<Warning> warnings) {
+    public Verdict {
+      rules = List.copyOf(rules);
+      requireNonNull(reason, "reason is null");
+      warnings = List.copyOf(warnings);
+    }
+
+    public Verdict(boolean allowed, List<ToolRule> rules, String reason) {
+      this(allowed, rules, reason, List.of());
+    }
+  }
+
+  /** A pinned rule a call may go against, and why it is a warning rather than a denial. */
+  public record Warning(ToolRule rule, String reason) {
+    public Warning {
+      requireNonNull(rule, "rule is null");
+      requireNonNull(reason, "reason is null");
+    }
+  }
+
+  /**
+   * How CheckToolCall reads a rule, from its text (so a rule stored by an earlier version is read
+   * as this one reads it): a prohibition with the objects it names and whether it may be enforced;
+   * a text that is no prohibition is enforced by the objects it was stored with, if any.
+   */
+  private record Reading(boolean prohibition, boolean enforceable, List<String> objects) {}
+
+  /** Texts read into {@link Reading}s; past this many the cache starts over. */
+  private static final int READINGS_LIMIT = 4096;
+
+  private final Map<ToolRule, Reading> readings = new ConcurrentHashMap<>();
 
   /** The pinned block: its markdown and the rules behind it. */
   public record Rendered(String markdown, List<ToolRule> rules) {}
@@ -212,8 +255,12 @@ public final class ToolRuleService {
   }
 
   /**
-   * May this tool call run? DENY when a critical rule of the tool matches the arguments (its
-   * objects, or the whole tool for a rule naming none); every denial is kept and emitted.
+   * May this tool call run? DENY when a critical rule of the tool that it can enforce matches the
+   * arguments: a prohibition by its objects ("Don't use the shell to delete files." hits {@code rm
+   * -rf x}, not {@code ls}), one naming no object by every call of its tool; every denial is kept
+   * and emitted. Otherwise ALLOW, with the tool's pinned rules as advice and, as warnings, the
+   * pinned rules the call may go against that are not enforced (see {@link Verdict#warnings}): a
+   * rule whose object CheckToolCall does not recognise never denies every call.
    */
   public Verdict check(
       Scope scope, String toolName, String argumentsJson, String runId, RequestOptions options) {
@@ -229,7 +276,11 @@ public final class ToolRuleService {
       if (r.priority() != ToolRule.Priority.CRITICAL) {
         continue;
       }
-      Optional<String> hit = text.matchToolCall(r.toolName(), r.objects(), arguments);
+      Reading reading = reading(r);
+      if (!enforced(reading)) {
+        continue;
+      }
+      Optional<String> hit = text.matchToolCall(r.toolName(), reading.objects(), arguments);
       if (hit.isPresent()) {
         Instant now = clock.instant();
         control.recordDenial(ws, new ToolDenial(r.id(), toolName, hit.get(), runId, now));
@@ -260,16 +311,107 @@ public final class ToolRuleService {
     }
     List<ToolRule> pinned =
         ofTool.stream().filter(r -> r.priority() != ToolRule.Priority.NORMAL).toList();
-    return new Verdict(
-        true,
-        pinned,
-        pinned.isEmpty()
-            ? "no rule of " + toolName + " applies"
-            : "no critical rule of "
+    List<Warning> warnings = new ArrayList<>();
+    for (ToolRule r : pinned) {
+      warning(r, toolName, arguments).ifPresent(warnings::add);
+    }
+    StringBuilder reason = new StringBuilder();
+    if (pinned.isEmpty()) {
+      reason.append("no rule of ").append(toolName).append(" applies");
+    } else {
+      reason
+          .append("no critical rule of ")
+          .append(toolName)
+          .append(" that CheckToolCall enforces matches these arguments; ")
+          .append(pinned.size())
+          .append(" pinned rule(s) returned as advice");
+    }
+    if (!warnings.isEmpty()) {
+      reason
+          .append("; ")
+          .append(warnings.size())
+          .append(" warning(s): ")
+          .append(warnings.get(0).reason());
+      if (warnings.size() > 1) {
+        reason.append(" (and ").append(warnings.size() - 1).append(" more)");
+      }
+    }
+    return new Verdict(true, pinned, reason.toString(), warnings);
+  }
+
+  /** Whether CheckToolCall denies by a rule read so (when it is critical). */
+  private static boolean enforced(Reading reading) {
+    return reading.prohibition() ? reading.enforceable() : !reading.objects().isEmpty();
+  }
+
+  /** The warning a pinned rule gives this call, if any. */
+  private Optional<Warning> warning(ToolRule r, String toolName, ToolArguments arguments) {
+    Reading reading = reading(r);
+    String named = "the " + r.priority().name().toLowerCase(Locale.ROOT) + " rule " + r.id();
+    if (!reading.prohibition()) {
+      if (r.priority() == ToolRule.Priority.CRITICAL && r.objects().isEmpty()) {
+        return Optional.of(
+            new Warning(
+                r,
+                named
+                    + " of "
+                    + toolName
+                    + " is not a prohibition CheckToolCall can read, so it is not enforced: "
+                    + r.rule()));
+      }
+      return Optional.empty();
+    }
+    if (r.priority() == ToolRule.Priority.CRITICAL && reading.enforceable()) {
+      return Optional.empty(); // checked above, and not hit
+    }
+    if (reading.objects().isEmpty() && !reading.enforceable()) {
+      return Optional.of(
+          new Warning(
+              r,
+              named
+                  + " of "
+                  + toolName
+                  + " forbids something CheckToolCall cannot recognise in a call (not enforced): "
+                  + r.rule()));
+    }
+    Optional<String> hit = text.matchToolCall(r.toolName(), reading.objects(), arguments);
+    if (hit.isEmpty()) {
+      return Optional.empty();
+    }
+    String why =
+        reading.enforceable()
+            ? " (pinned, not enforced)"
+            : " (not enforced: it is narrowed by a condition or words CheckToolCall cannot check)";
+    return Optional.of(
+        new Warning(
+            r,
+            "this call matches "
+                + Ids.quote(hit.get())
+                + " of "
+                + named
+                + " of "
                 + toolName
-                + " matches these arguments; "
-                + pinned.size()
-                + " pinned rule(s) returned as advice");
+                + why
+                + ": "
+                + r.rule()));
+  }
+
+  /** How CheckToolCall reads {@code r}, once per text and stored objects. */
+  private Reading reading(ToolRule r) {
+    Reading known = readings.get(r);
+    if (known != null) {
+      return known;
+    }
+    List<Prohibition> found = text.prohibitions(r.rule());
+    Reading read =
+        found.isEmpty()
+            ? new Reading(false, false, r.objects())
+            : new Reading(true, found.get(0).enforceable(), found.get(0).objects());
+    if (readings.size() >= READINGS_LIMIT) {
+      readings.clear();
+    }
+    readings.put(r, read);
+    return read;
   }
 
   public ToolStats stats(Scope scope, String toolName, RequestOptions options) {
@@ -280,9 +422,30 @@ public final class ToolRuleService {
 
   // ---------------------------------------------------------------- the run lifecycle's hooks
 
-  /** The body of BeginRun's tool_rules section: the pinned block without its header line. */
+  /** The body of BeginRun's tool_rules section for a run with no input: the pinned rules. */
   public String pinnedSection(Scope scope, List<String> runTools) {
-    String markdown = render(rules(scope.workspaceId()), runTools).markdown();
+    return pinnedSection(scope, runTools, "");
+  }
+
+  /**
+   * The body of BeginRun's tool_rules section (the block without its header line): the pinned
+   * rules, and the {@code normal} rules of the tools {@code input} names or clearly means ("fetch
+   * the page with fetch_url", "email the report": {@code send_email}; see {@link
+   * TextRules#toolsMeant}), after the pinned ones of their tool, within the high rules' budget.
+   */
+  public String pinnedSection(Scope scope, List<String> runTools, String input) {
+    List<ToolRule> all = rules(scope.workspaceId());
+    List<String> recalled = List.of();
+    if (input != null && !input.isBlank()) {
+      Set<String> normalTools = new LinkedHashSet<>();
+      for (ToolRule r : all) {
+        if (r.priority() == ToolRule.Priority.NORMAL) {
+          normalTools.add(r.toolName());
+        }
+      }
+      recalled = normalTools.isEmpty() ? List.of() : text.toolsMeant(input, normalTools);
+    }
+    String markdown = render(all, runTools, recalled).markdown();
     return markdown.isEmpty() ? "" : markdown.substring(HEADER.length()).strip();
   }
 
@@ -441,9 +604,22 @@ public final class ToolRuleService {
   }
 
   private static Rendered render(List<ToolRule> all, List<String> runTools) {
-    List<ToolRule> pinned =
+    return render(all, runTools, List.of());
+  }
+
+  /**
+   * The block: critical and high rules, and the normal rules of {@code recalledTools}; the tools of
+   * {@code runTools} first. High rules, then normal ones, are kept to {@link
+   * #MAX_HIGH_RULES_BYTES}, with a line saying how many were left out; critical rules never are.
+   */
+  private static Rendered render(
+      List<ToolRule> all, List<String> runTools, List<String> recalledTools) {
+    List<ToolRule> sorted =
         all.stream()
-            .filter(r -> r.priority() != ToolRule.Priority.NORMAL)
+            .filter(
+                r ->
+                    r.priority() != ToolRule.Priority.NORMAL
+                        || recalledTools.contains(r.toolName()))
             .sorted(
                 Comparator.comparing((ToolRule r) -> !runTools.contains(r.toolName()))
                     .thenComparing(r -> runTools.indexOf(r.toolName()))
@@ -452,23 +628,32 @@ public final class ToolRuleService {
                     .thenComparing(ToolRule::updateTime, Comparator.reverseOrder())
                     .thenComparing(ToolRule::id))
             .toList();
-    if (pinned.isEmpty()) {
+    if (sorted.isEmpty()) {
       return new Rendered("", List.of());
     }
     int budget = MAX_HIGH_RULES_BYTES;
-    List<ToolRule> shown = new ArrayList<>();
-    int left = 0;
-    for (ToolRule r : pinned) {
-      if (r.priority() == ToolRule.Priority.HIGH) {
+    Set<ToolRule> cut = new HashSet<>();
+    int leftHigh = 0;
+    int leftNormal = 0;
+    for (ToolRule.Priority priority : List.of(ToolRule.Priority.HIGH, ToolRule.Priority.NORMAL)) {
+      for (ToolRule r : sorted) {
+        if (r.priority() != priority) {
+          continue;
+        }
         int cost = (int) Limits.utf8Length(r.rule()) + 20;
         if (cost > budget) {
-          left++;
+          cut.add(r);
+          if (priority == ToolRule.Priority.HIGH) {
+            leftHigh++;
+          } else {
+            leftNormal++;
+          }
           continue;
         }
         budget -= cost;
       }
-      shown.add(r);
     }
+    List<ToolRule> shown = sorted.stream().filter(r -> !cut.contains(r)).toList();
     StringBuilder md = new StringBuilder(HEADER).append('\n');
     String tool = null;
     for (ToolRule r : shown) {
@@ -482,12 +667,20 @@ public final class ToolRuleService {
           .append(r.rule().replace("\n", " "))
           .append('\n');
     }
-    if (left > 0) {
+    if (leftHigh > 0) {
       md.append("\n(")
-          .append(left)
+          .append(leftHigh)
           .append(" more high-priority rule")
-          .append(left == 1 ? "" : "s")
+          .append(leftHigh == 1 ? "" : "s")
           .append(" left out for space; ListToolRules shows them.)\n");
+    }
+    if (leftNormal > 0) {
+      md.append("\n(")
+          .append(leftNormal)
+          .append(" more normal rule")
+          .append(leftNormal == 1 ? "" : "s")
+          .append(" of the tools this input is about left out for space; ListToolRules shows")
+          .append(" them.)\n");
     }
     return new Rendered(md.toString().strip(), List.copyOf(shown));
   }

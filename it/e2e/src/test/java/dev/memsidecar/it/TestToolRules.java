@@ -141,6 +141,121 @@ class TestToolRules extends DefaultSidecarTest {
         check(elsewhere, "send_email", "{\"to\":\"sarah@example.com\"}").getVerdict());
   }
 
+  private static String toolRulesSection(BeginRunResponse begin) {
+    return begin.getSectionsList().stream()
+        .filter(s -> s.getId().equals("tool_rules"))
+        .map(PromptSection::getBody)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static BeginRunResponse begin(Scope scope, String runId, String input) {
+    return memory()
+        .beginRun(
+            BeginRunRequest.newBuilder()
+                .setScope(scope)
+                .setRunId(runId)
+                .setInput(input)
+                .addTools("bash")
+                .build());
+  }
+
+  private static String command(String line) {
+    return "{\"command\":\"" + line.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
+  }
+
+  @Test
+  void dontUseTheShellToDeleteFilesDeniesDeletionsOnly() {
+    Scope scope = Scope.newBuilder().setWorkspaceId(uniqueId("ws-rm")).setUserId("uma").build();
+    begin(scope, "rm-1", "Tidy the build folder.");
+    EndRunResponse end =
+        memory()
+            .endRun(
+                EndRunRequest.newBuilder()
+                    .setScope(scope)
+                    .setRunId("rm-1")
+                    .setInput("Tidy the build folder. Don't use the shell to delete files.")
+                    .setOutput("Listed the build folder; nothing deleted.")
+                    .addToolCalls(ToolCall.newBuilder().setToolName("bash").setOk(true))
+                    .build());
+    assertEquals(1, end.getCapturedRulesCount(), end::toString);
+    ToolRule rule = end.getCapturedRules(0);
+    assertEquals("bash", rule.getToolName());
+    assertEquals(ToolRulePriority.TOOL_RULE_PRIORITY_CRITICAL, rule.getPriority());
+    assertTrue(
+        toolRulesSection(begin(scope, "rm-2", "Build it again."))
+            .contains("- **[critical]** Don't use the shell to delete files."));
+
+    for (String line :
+        new String[] {"ls -la", "git status", "grep -rn rm src", "echo rm", "cat a | wc -l"}) {
+      CheckToolCallResponse ok = check(scope, "bash", command(line));
+      assertEquals(ToolCallVerdict.TOOL_CALL_VERDICT_ALLOW, ok.getVerdict(), line);
+      assertEquals(0, ok.getWarningsCount(), line);
+    }
+    for (String line :
+        new String[] {
+          "rm -rf /tmp/x",
+          "cd build && rm -f out.o",
+          "sudo rm /var/tmp/y",
+          "find . -name '*.tmp' -delete",
+          "ls *.log | xargs rm",
+          "bash -c 'rm x'",
+          "git clean -fdx"
+        }) {
+      CheckToolCallResponse denied = check(scope, "bash", command(line));
+      assertEquals(ToolCallVerdict.TOOL_CALL_VERDICT_DENY, denied.getVerdict(), line);
+      assertEquals(rule.getId(), denied.getMatchedRules(0).getId(), line);
+      assertTrue(denied.getReason().contains(rule.getId()), denied::getReason);
+      assertTrue(denied.getReason().contains("Don't use the shell to delete files."), line);
+    }
+  }
+
+  @Test
+  void aRuleWhoseObjectIsNotRecognisedIsPinnedAndWarnsNeverDenies() {
+    Scope scope = Scope.newBuilder().setWorkspaceId(uniqueId("ws-warn")).build();
+    ToolRule put =
+        sidecar
+            .toolRules()
+            .putToolRule(
+                PutToolRuleRequest.newBuilder()
+                    .setScope(scope)
+                    .setRule(
+                        ToolRule.newBuilder()
+                            .setToolName("bash")
+                            .setRule("Don't use the shell to mine bitcoin.")
+                            .setPriority(ToolRulePriority.TOOL_RULE_PRIORITY_CRITICAL))
+                    .build())
+            .getRule();
+    assertTrue(
+        toolRulesSection(begin(scope, "w-1", "Compile the project."))
+            .contains("- **[critical]** Don't use the shell to mine bitcoin."));
+    CheckToolCallResponse response = check(scope, "bash", command("ls -la"));
+    assertEquals(ToolCallVerdict.TOOL_CALL_VERDICT_ALLOW, response.getVerdict());
+    assertEquals(1, response.getWarningsCount(), response::toString);
+    assertEquals(put.getId(), response.getWarnings(0).getRule().getId());
+    assertTrue(response.getWarnings(0).getReason().contains(put.getId()), response::toString);
+    assertTrue(response.getReason().contains("1 warning(s)"), response::getReason);
+  }
+
+  @Test
+  void normalRulesReachBeginRunWhenTheInputIsAboutTheirTool() {
+    Scope scope = Scope.newBuilder().setWorkspaceId(uniqueId("ws-normal")).build();
+    sidecar
+        .toolRules()
+        .putToolRule(
+            PutToolRuleRequest.newBuilder()
+                .setScope(scope)
+                .setRule(
+                    ToolRule.newBuilder()
+                        .setToolName("fetch_url")
+                        .setRule("The status page needs a 10 s timeout.")
+                        .setPriority(ToolRulePriority.TOOL_RULE_PRIORITY_NORMAL))
+                .build());
+    String about = toolRulesSection(begin(scope, "n-1", "Check the status page with fetch_url."));
+    assertEquals("### `fetch_url`\n- **[normal]** The status page needs a 10 s timeout.", about);
+    assertEquals("", toolRulesSection(begin(scope, "n-2", "How was your weekend?")));
+  }
+
   @Test
   void rulesArePutListedRenderedAndExported() {
     Scope scope = Scope.newBuilder().setWorkspaceId(uniqueId("ws-rules")).build();

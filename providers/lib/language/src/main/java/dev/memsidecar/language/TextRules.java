@@ -92,6 +92,15 @@ public final class TextRules {
   }
 
   /**
+   * The tools among {@code tools} that {@code text} (a run's input) names or clearly means ({@link
+   * ToolAliases#toolsMeant}): "fetch the weather with fetch_url", "email the report" ({@code
+   * send_email}), 用终端 ({@code bash}).
+   */
+  public List<String> toolsMeant(String text, Collection<String> tools) {
+    return aliases.toolsMeant(text, tools);
+  }
+
+  /**
    * Whether a call of {@code toolName} hits a rule's {@code objects}: the first object hit, or the
    * tool name for a rule without objects, or empty ({@link ToolCallMatcher#match}).
    */

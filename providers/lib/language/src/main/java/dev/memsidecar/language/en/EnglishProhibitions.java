@@ -6,10 +6,12 @@ import dev.memsidecar.language.prohibition.Prohibition;
 import dev.memsidecar.language.prohibition.ProhibitionRules;
 import dev.memsidecar.language.prohibition.Prohibitions;
 import dev.memsidecar.language.tool.RuleObjects;
+import dev.memsidecar.language.tool.ToolActions;
 import dev.memsidecar.language.tool.ToolNouns.Kind;
 import dev.memsidecar.language.tool.ToolNouns.Word;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -559,19 +561,33 @@ final class EnglishProhibitions implements ProhibitionRules {
     objects.code();
     commands(objects, toks, v, end);
     objects.scan();
+    Acts acts = acts(objects, toks, v, end);
+    String implied = objects.impliedNoun();
+    if (implied.isEmpty() && !acts.keys().isEmpty()) {
+      implied = ToolActions.of(acts.keys().get(0)).orElseThrow().noun();
+    }
     String noun =
         objects.ranCommand()
             ? "shell"
-            : Prohibitions.chooseNoun(
-                nounFromVerb, verbKind, strongNoun, weakNoun, objects.impliedNoun());
+            : Prohibitions.chooseNoun(nounFromVerb, verbKind, strongNoun, weakNoun, implied);
     objects.names(
         verbTok.code ? from : verbTok.end,
-        Prohibitions.CONTACT_NOUNS.contains(noun) || CONTACT_VERBS.contains(verb));
+        Prohibitions.CONTACT_NOUNS.contains(noun)
+            || CONTACT_VERBS.contains(verb)
+            || acts.keys().contains("send-email"));
     if (noun.equals("git") || noun.equals("deploy")) {
       targets(objects, toks, v, end);
     }
     if (Prohibitions.CONTACT_NOUNS.contains(noun) && verbKind == Kind.STRONG_VERB) {
       lowerCaseRecipient(objects, toks, v, end);
+    }
+    List<String> named = objects.list();
+    for (String key : acts.keys()) {
+      // "Don't use the shell to delete files": the act narrows the tool; "never delete files" on a
+      // tool that only deletes does not.
+      if (!Prohibitions.actIsTheTool(key, noun)) {
+        objects.addAction(key, 0, 0);
+      }
     }
     List<String> found = objects.list();
     if (noun.isEmpty() && found.isEmpty()) {
@@ -579,24 +595,21 @@ final class EnglishProhibitions implements ProhibitionRules {
     }
     String sentence = finder.asRule(s.substring(toks.get(textStart).start, to));
     boolean qualified = false;
-    if (found.isEmpty()) {
+    if (!acts.keys().isEmpty() && named.isEmpty()) {
+      // The act is what is forbidden: any other word ("old files", "the production database")
+      // narrows it in words no object holds.
+      qualified = acts.narrowed();
+      for (int j = v; j < end && !qualified; j++) {
+        qualified = !acts.tokens().contains(j) && narrows(toks.get(j), noun, j == v);
+      }
+    } else if (found.isEmpty()) {
       qualified =
           !verbTok.code
               && verbKind != Kind.STRONG_VERB
               && !BLANKET_VERBS.contains(verb)
               && !noun.equals(nounFromVerb);
       for (int j = v + 1; j < end && !qualified; j++) {
-        String w = toks.get(j).lower;
-        qualified =
-            !toks.get(j).code
-                && w.chars().allMatch(Character::isLetter)
-                && !EnglishToolWords.NOUNS.containsKey(w)
-                && !EnglishToolWords.VERBS.containsKey(w)
-                && !NOT_NAMES.contains(w)
-                && !TARGET_STOP.contains(w)
-                && !CMD_STOP.contains(w)
-                && !QUANTIFIERS.contains(w)
-                && !(UNNAMED.contains(w) && !Prohibitions.CONTACT_NOUNS.contains(noun));
+        qualified = narrows(toks.get(j), noun, false) || purpose(toks, j, v);
       }
     }
     return new Prohibition(
@@ -605,6 +618,139 @@ final class EnglishProhibitions implements ProhibitionRules {
         noun,
         found,
         Prohibitions.enforceable(conditional, qualified, noun, found, unnamed));
+  }
+
+  /**
+   * Whether a word of a prohibition narrows what it forbids in words no object holds: a word of
+   * letters that is no tool word, function word, quantifier or (outside contact) unnamed person.
+   * The verb itself ({@code verb}) narrows only when it is neither a tool word nor a blanket verb.
+   */
+  private static boolean narrows(Tok tok, String noun, boolean verb) {
+    String w = tok.lower;
+    if (verb) {
+      return !tok.code
+          && !BLANKET_VERBS.contains(w)
+          && !EnglishToolWords.VERBS.containsKey(w)
+          && !EnglishActions.VERBS.containsKey(baseForm(w))
+          && !FILLERS.contains(w);
+    }
+    return !tok.code
+        && w.chars().allMatch(Character::isLetter)
+        && !EnglishToolWords.NOUNS.containsKey(w)
+        && !EnglishToolWords.VERBS.containsKey(w)
+        && !NOT_NAMES.contains(w)
+        && !TARGET_STOP.contains(w)
+        && !CMD_STOP.contains(w)
+        && !QUANTIFIERS.contains(w)
+        && !EnglishActions.PURPOSE.contains(w)
+        && !(UNNAMED.contains(w) && !Prohibitions.CONTACT_NOUNS.contains(noun));
+  }
+
+  /**
+   * Whether token {@code j} starts a purpose no act of {@link EnglishActions} holds: "use the
+   * browser <b>to buy</b> anything", "use the shell <b>for running</b> tests".
+   */
+  private static boolean purpose(List<Tok> toks, int j, int v) {
+    if (j - 1 <= v || toks.get(j).code) {
+      return false;
+    }
+    String before = toks.get(j - 1).lower;
+    if (!before.equals("to") && !before.equals("for")) {
+      return false;
+    }
+    String w = baseForm(toks.get(j).lower);
+    return VERB_BASES.contains(w)
+        || EnglishToolWords.VERBS.containsKey(w)
+        || STOP_VERBS.contains(w)
+        || BLANKET_VERBS.contains(w);
+  }
+
+  /**
+   * The acts of a prohibition ({@link EnglishActions}): its verb's, and any verb's after a word of
+   * purpose ("use the shell <b>to</b> delete files", "... <b>or</b> drop tables").
+   *
+   * @param keys the acts, in order, each once
+   * @param tokens the tokens that say them
+   * @param narrowed whether a word between a verb and its object narrows it ("delete <b>old</b>
+   *     files", "delete the <b>production</b> database")
+   */
+  private record Acts(List<String> keys, Set<Integer> tokens, boolean narrowed) {}
+
+  private static Acts acts(ObjectScan objects, List<Tok> toks, int v, int end) {
+    List<String> keys = new ArrayList<>();
+    Set<Integer> used = new HashSet<>();
+    boolean narrowed = false;
+    for (int j = v; j < end; j++) {
+      Tok tok = toks.get(j);
+      if (tok.code || !objects.free(tok.start, tok.end)) {
+        continue;
+      }
+      if (j > v && !EnglishActions.PURPOSE.contains(toks.get(j - 1).lower)) {
+        continue;
+      }
+      String two = tok.lower + " " + baseForm(lower(toks, j + 1));
+      String phrasal = j + 1 < end ? EnglishActions.PHRASAL.get(two) : null;
+      if (phrasal == null) {
+        phrasal = EnglishActions.PHRASAL.get(tok.lower);
+      }
+      if (phrasal != null) {
+        addOnce(keys, phrasal);
+        used.add(j);
+        if (!EnglishActions.PHRASAL.containsKey(tok.lower)) {
+          used.add(j + 1);
+          j++;
+        }
+        continue;
+      }
+      EnglishActions.VerbActs verb = EnglishActions.VERBS.get(baseForm(tok.lower));
+      if (verb == null) {
+        continue;
+      }
+      String act = "";
+      List<Integer> between = new ArrayList<>();
+      int k = j + 1;
+      for (; k < end && k <= j + 4; k++) {
+        Tok t = toks.get(k);
+        if (t.code || !objects.free(t.start, t.end)) {
+          break;
+        }
+        String object = verb.byObject().get(t.lower);
+        if (object != null) {
+          act = object;
+          break;
+        }
+        if (CMD_STOP.contains(t.lower)
+            || EnglishActions.PURPOSE.contains(t.lower)
+            || EnglishActions.VERBS.containsKey(baseForm(t.lower))
+            || !t.lower.chars().allMatch(c -> Character.isLetter(c) || c == '-')
+            || toks.get(k - 1).clauseEnd) {
+          break;
+        }
+        between.add(k);
+      }
+      if (!act.isEmpty()) {
+        used.add(j);
+        used.addAll(between);
+        used.add(k);
+        for (int b : between) {
+          narrowed |=
+              !EnglishActions.DETERMINERS.contains(toks.get(b).lower)
+                  && !QUANTIFIERS.contains(toks.get(b).lower);
+        }
+        addOnce(keys, act);
+        j = k;
+      } else if (!verb.alone().isEmpty()) {
+        used.add(j);
+        addOnce(keys, verb.alone());
+      }
+    }
+    return new Acts(List.copyOf(keys), Set.copyOf(used), narrowed);
+  }
+
+  private static void addOnce(List<String> keys, String key) {
+    if (!keys.contains(key)) {
+      keys.add(key);
+    }
   }
 
   private static boolean isClockTime(String w) {

@@ -2,6 +2,7 @@ package dev.memsidecar.language.prohibition;
 
 import dev.memsidecar.language.Scripts;
 import dev.memsidecar.language.tool.RuleObjects;
+import dev.memsidecar.language.tool.ToolActions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -69,6 +70,7 @@ public final class ObjectScan {
             case CHANNEL, HANDLE -> "message";
             case HOST -> value.contains("/") ? "browser" : "";
             case NAME -> "";
+            case ACTION -> ToolActions.of(value).map(ToolActions.Action::noun).orElse("");
           };
       if (!noun.isEmpty()) {
         implied = noun;
@@ -130,6 +132,23 @@ public final class ObjectScan {
     add(order(RuleObjects.Kind.COMMAND), RuleObjects.Kind.COMMAND, command);
     use(a, b);
     ranCommand = true;
+  }
+
+  /**
+   * Adds an act the language's rules found ("to delete files": {@code delete-files}, a key of
+   * {@link ToolActions#ACTIONS}), kept as {@code action:<key>}; {@code [a, b)} may be empty.
+   */
+  public void addAction(String key, int a, int b) {
+    if (ToolActions.of(key).isEmpty()) {
+      throw new IllegalArgumentException("no act " + key);
+    }
+    add(order(RuleObjects.Kind.ACTION), RuleObjects.Kind.ACTION, key);
+    use(a, b);
+  }
+
+  /** Whether an act is among the objects already. */
+  public boolean hasAction() {
+    return found.stream().anyMatch(f -> f[1].startsWith("action:"));
   }
 
   /** `...` spans. */
@@ -480,6 +499,7 @@ public final class ObjectScan {
       case CHANNEL -> 5;
       case HANDLE -> 6;
       case NAME -> 7;
+      case ACTION -> 9;
     };
   }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.language.Language;
 import dev.memsidecar.language.Sentences;
+import dev.memsidecar.language.tool.ToolActions;
 import dev.memsidecar.language.tool.ToolAliases;
 import dev.memsidecar.language.tool.ToolCallMatcher;
 import dev.memsidecar.language.tool.ToolNouns;
@@ -74,19 +75,26 @@ import java.util.Set;
  *       (capitalised words after the verb that are no function word, weekday, month, product or
  *       tool word, joined when adjacent: "Bob Smith"; Chinese names after 给/跟/向/对/和 before the verb
  *       or after 发给/联系/通知: 张三); and the branch or environment after "to"/"into"/"on" (到) when the
- *       noun is git or deploy ("push to main" gives {@code main}). An object whose form would read
- *       as another kind carries a {@code kind:} prefix (see {@link ToolCallMatcher}). A bare "never
- *       use the shell" has none: the whole tool is prohibited;
+ *       noun is git or deploy ("push to main" gives {@code main}); last, the acts it forbids beside
+ *       its tool ({@link dev.memsidecar.language.tool.ToolActions}), as {@code action:<key>}:
+ *       "Don't use the shell to delete files." gives {@code action:delete-files}, "never drop
+ *       tables" {@code action:drop-tables}, "push to main" {@code main} and {@code action:push},
+ *       不要用终端安装软件包 {@code action:install-packages} (an act that is all its tool does, such as
+ *       deleting for a delete tool, adds none: "never delete files" binds the delete tool whole).
+ *       An object whose form would read as another kind carries a {@code kind:} prefix (see {@link
+ *       ToolCallMatcher}). A bare "never use the shell" has none: the whole tool is prohibited;
  *   <li>{@code enforceable}: false when denying calls by its objects (or, with none, every call of
  *       the tool) would block calls the user did not forbid: the prohibition carries a condition,
  *       an amount or a time ("if", "unless", "without asking", "before", "after 6pm", "more than
  *       $100", "on Fridays", "today", "for now", 如果, 除非, 之前, 周末, 今天, 先, 暂时, ...; a condition before
  *       the trigger stays in the sentence: "If the build fails, don't deploy."); or it forbids
  *       contacting someone it does not name ("don't email me", "never pay him", "don't message my
- *       manager", 不要给我发邮件); or, having no object, it narrows the act or the tool in words no object
- *       can hold ("don't delete the production database" forbids dropping it, not every query;
- *       "don't commit secrets"; "don't delete old files"; 禁止删除数据库). Such a rule should still be
- *       shown to the agent, but not enforced.
+ *       manager", 不要给我发邮件); or, having no object but its act, it narrows the act or the tool in
+ *       words no object can hold ("don't delete the production database" is not every drop; "don't
+ *       commit secrets"; "don't delete old files"; "don't use the shell to mine bitcoin", "don't
+ *       use the browser to buy anything": an act the vocabulary does not know; 不要用 shell 挖矿). Such
+ *       a rule should still be shown to the agent, but not enforced: matching it would deny calls
+ *       the user allowed.
  * </ul>
  *
  * <p>Limits: no parsing beyond these patterns; a prohibition phrased positively ("only email Bob"),
@@ -288,6 +296,15 @@ public final class Prohibitions {
       return weak;
     }
     return implied;
+  }
+
+  /**
+   * Whether act {@code key} ({@link ToolActions}) is all that the tools of {@code noun} do, so that
+   * a prohibition of it needs no act object: "never delete files" on a {@code delete} tool, "never
+   * deploy" on a {@code deploy} tool; but "never drop tables" on a database tool keeps its act.
+   */
+  public static boolean actIsTheTool(String key, String noun) {
+    return ToolActions.of(key).map(a -> a.whole() && a.noun().equals(noun)).orElse(false);
   }
 
   /**

@@ -21,7 +21,9 @@ public final class RuleObjects {
     COMMAND,
     CHANNEL,
     HANDLE,
-    NAME
+    NAME,
+    /** An act ({@code action:delete-files}): a key of {@link ToolActions#ACTIONS}. */
+    ACTION
   }
 
   /**
@@ -64,7 +66,8 @@ public final class RuleObjects {
           Map.entry("cmd", Kind.COMMAND),
           Map.entry("channel", Kind.CHANNEL),
           Map.entry("handle", Kind.HANDLE),
-          Map.entry("name", Kind.NAME));
+          Map.entry("name", Kind.NAME),
+          Map.entry("action", Kind.ACTION));
 
   private RuleObjects() {}
 
@@ -76,12 +79,13 @@ public final class RuleObjects {
   /**
    * Classifies {@code object}. An explicit {@code kind:} prefix ({@code email:}, {@code host:},
    * {@code url:}, {@code path:}, {@code file:}, {@code command:}/{@code cmd:}, {@code channel:},
-   * {@code handle:}, {@code name:}) decides the kind; otherwise the form does: {@code scheme://} a
-   * host (a {@code file://} URL a path), {@code #x} a channel, {@code @x} a handle, {@code a@b.c}
-   * an address, {@code /x}, {@code ~/x}, {@code C:\x} a path, {@code x/y} a host with a path when
-   * {@code x} looks like a host and a relative file otherwise, {@code x.yaml} (a known extension) a
-   * file, {@code a.b.c} a host, a known program or anything with a {@code -flag} a command, the
-   * rest a name.
+   * {@code handle:}, {@code name:}, {@code action:}) decides the kind (an act is only ever written
+   * so: {@code action:delete-files}); otherwise the form does: {@code scheme://} a host (a {@code
+   * file://} URL a path), {@code #x} a channel, {@code @x} a handle, {@code a@b.c} an address,
+   * {@code /x}, {@code ~/x}, {@code C:\x} a path, {@code x/y} a host with a path when {@code x}
+   * looks like a host and a relative file otherwise, {@code x.yaml} (a known extension) a file,
+   * {@code a.b.c} a host, a known program or anything with a {@code -flag} a command, the rest a
+   * name.
    */
   public static Classified classify(String object) {
     String o = object.strip().toLowerCase(Locale.ROOT);
@@ -156,6 +160,7 @@ public final class RuleObjects {
       case CHANNEL -> new Classified(kind, value.startsWith("#") ? value : "#" + value);
       case HANDLE -> new Classified(kind, value.startsWith("@") ? value : "@" + value);
       case COMMAND, NAME -> new Classified(kind, String.join(" ", value.split("\\s+")));
+      case ACTION -> new Classified(kind, value);
     };
   }
 

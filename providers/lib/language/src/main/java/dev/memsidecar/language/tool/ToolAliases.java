@@ -135,6 +135,97 @@ public final class ToolAliases {
     return List.of(ToolNouns.NOUNS.get(key).defaultTool());
   }
 
+  /** Parts of tool names too common to say which tool a text means ({@code send}, {@code tool}). */
+  private static final Set<String> COMMON_PARTS =
+      ToolNouns.words(
+          "tool tools send create update delete remove make call exec file files data info item"
+              + " items user users with from into main base util utils helper helpers post put"
+              + " add set new run runs open close start stop save load edit write text name list"
+              + " http https json default");
+
+  /**
+   * The tools among {@code tools} that {@code text} (a run's input) names or clearly means, in the
+   * order of {@code tools}: a tool whose name is written in the text ({@code fetch_url}, or its
+   * parts as words: "fetch url"), or one of whose distinctive parts is a word of the text ({@code
+   * weather} for {@code weather_api}; not a common part such as send, get or tool), or one a word
+   * of the vocabulary in the text points at strongly, or as a verb ("emails" or 邮件: {@code
+   * send_email} and {@code read_email}; "shell" or 终端: {@code bash}; "delete": {@code
+   * delete_file}), read by every language. No default tool is added.
+   */
+  public List<String> toolsMeant(String text, Collection<String> tools) {
+    requireNonNull(text, "text is null");
+    requireNonNull(tools, "tools is null");
+    if (text.isBlank() || tools.isEmpty()) {
+      return List.of();
+    }
+    String lower = text.toLowerCase(Locale.ROOT);
+    Set<String> words = new HashSet<>();
+    StringBuilder w = new StringBuilder();
+    for (int i = 0; i <= lower.length(); i++) {
+      char c = i < lower.length() ? lower.charAt(i) : ' ';
+      if (Character.isLetterOrDigit(c) && c < 128) {
+        w.append(c);
+      } else if (!w.isEmpty()) {
+        words.add(w.toString());
+        w.setLength(0);
+      }
+    }
+    Set<String> nouns = new HashSet<>();
+    for (Language language : languages) {
+      for (ToolNouns.Word word : language.toolWords().wordsIn(text)) {
+        if (word.kind() != ToolNouns.Kind.WEAK_NOUN) {
+          nouns.add(word.noun());
+        }
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (String tool : tools) {
+      if (tool == null || tool.isBlank() || out.contains(tool)) {
+        continue;
+      }
+      if (means(tool, lower, words, nouns)) {
+        out.add(tool);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private boolean means(String tool, String lower, Set<String> words, Set<String> nouns) {
+    String name = tool.toLowerCase(Locale.ROOT);
+    List<String> parts = ToolNouns.parts(tool);
+    int at = lower.indexOf(name);
+    while (at >= 0) {
+      int end = at + name.length();
+      if ((at == 0 || !isNameChar(lower.charAt(at - 1)))
+          && (end == lower.length() || !isNameChar(lower.charAt(end)))) {
+        return true;
+      }
+      at = lower.indexOf(name, at + 1);
+    }
+    if (parts.size() > 1 && lower.contains(String.join(" ", parts))) {
+      return true;
+    }
+    for (String part : parts) {
+      if (part.length() >= 4
+          && !COMMON_PARTS.contains(part)
+          && !ToolNouns.READ_PARTS.contains(part)
+          && !part.chars().allMatch(Character::isDigit)
+          && words.contains(part)) {
+        return true;
+      }
+    }
+    for (String noun : nouns) {
+      if (belongs(noun, name, parts)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isNameChar(char c) {
+    return Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.';
+  }
+
   /** The default tool of {@code noun} (any word of the vocabulary), or empty. */
   public String defaultTool(String noun) {
     requireNonNull(noun, "noun is null");

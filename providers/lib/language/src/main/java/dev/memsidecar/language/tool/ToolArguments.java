@@ -20,7 +20,9 @@ import java.util.Set;
  * text, content, message, html, description, summary, title, notes, comment, caption, prompt (or
  * ending in body, _text, content, message) is free text, where a name does not count (see {@link
  * ToolCallMatcher}). These field names are the conventions of tool schemas, not words of a language
- * the user speaks.
+ * the user speaks. For acts ({@link ToolActions}) the values are also read as command lines ({@link
+ * ShellCommands}; an array of strings as one argument vector), statements, code (fields code,
+ * script, source, ...) and operations (one-word values of fields command, action, op, ...).
  *
  * <p>Not safe for use by several threads at once: it computes what it needs on first use.
  */
@@ -32,14 +34,54 @@ public final class ToolArguments {
               .split(" "));
   private static final String[] FREE_TEXT_SUFFIXES = {"body", "_text", "content", "message"};
 
-  /** One value (or key) of the arguments, lower-cased, with the field it sits in. */
-  record Leaf(String key, String text, boolean freeText, boolean joined) {}
+  /**
+   * One value (or key) of the arguments, lower-cased, with the field it sits in; {@code name} for a
+   * key; {@code element} for an element of an array; {@code argv} the words of an array of strings
+   * (its joined leaf), else null.
+   */
+  record Leaf(
+      String key,
+      String text,
+      boolean freeText,
+      boolean joined,
+      boolean name,
+      boolean element,
+      List<String> argv) {
+    Leaf(String key, String text, boolean freeText, boolean joined) {
+      this(key, text, freeText, joined, false, false, null);
+    }
+  }
+
+  /** Fields whose value may be one command word ({@code {"command":"ls"}}). */
+  private static final Set<String> COMMAND_KEYS =
+      Set.of(
+          "",
+          "command",
+          "cmd",
+          "commands",
+          "script",
+          "shell",
+          "run",
+          "exec",
+          "line",
+          "input",
+          "args",
+          "argv",
+          "arguments",
+          "program",
+          "code");
+
+  /** Fields whose value is code of a programming language. */
+  private static final Set<String> CODE_KEYS =
+      Set.of("code", "script", "source", "src", "program", "python", "js", "javascript", "cell");
 
   final List<Leaf> leaves;
   private final boolean malformed;
   private Set<String> emails;
   private String[] pathTexts;
   private List<String[]> commands;
+  private List<ShellCommands.Command> shellCommands;
+  private Set<String> operations;
 
   private ToolArguments(List<Leaf> leaves, boolean malformed) {
     this.leaves = leaves;
@@ -82,30 +124,46 @@ public final class ToolArguments {
   }
 
   private static void walk(Object node, String key, List<Leaf> out) {
+    walk(node, key, false, out);
+  }
+
+  private static void walk(Object node, String key, boolean inArray, List<Leaf> out) {
     if (node instanceof Map<?, ?> object) {
       for (Map.Entry<?, ?> field : object.entrySet()) {
         String name = String.valueOf(field.getKey()).toLowerCase(Locale.ROOT);
-        out.add(new Leaf("", name, false, false));
+        out.add(new Leaf("", name, false, false, true, false, null));
         walk(field.getValue(), name, out);
       }
     } else if (node instanceof List<?> array) {
       boolean allText = array.size() >= 2;
       for (Object element : array) {
-        walk(element, key, out);
+        walk(element, key, true, out);
         allText &= element instanceof String;
       }
       if (allText) {
         StringBuilder joined = new StringBuilder();
+        List<String> argv = new ArrayList<>();
         for (Object element : array) {
           if (!joined.isEmpty()) {
             joined.append(' ');
           }
           joined.append((String) element);
+          argv.add(((String) element).toLowerCase(Locale.ROOT));
         }
-        out.add(new Leaf(key, joined.toString().toLowerCase(Locale.ROOT), false, true));
+        out.add(
+            new Leaf(
+                key,
+                joined.toString().toLowerCase(Locale.ROOT),
+                false,
+                true,
+                false,
+                false,
+                List.copyOf(argv)));
       }
     } else if (node instanceof String text) {
-      out.add(new Leaf(key, text.toLowerCase(Locale.ROOT), isFreeText(key), false));
+      out.add(
+          new Leaf(
+              key, text.toLowerCase(Locale.ROOT), isFreeText(key), false, false, inArray, null));
     } else if (node instanceof Number || node instanceof Boolean) {
       out.add(new Leaf(key, String.valueOf(node).toLowerCase(Locale.ROOT), false, false));
     } else if (node != null) {
@@ -126,7 +184,90 @@ public final class ToolArguments {
     return false;
   }
 
+  /** One value as text (a command a rule's other objects are matched in): one leaf. */
+  static ToolArguments ofText(String text) {
+    return new ToolArguments(List.of(new Leaf("", text, false, false)), false);
+  }
+
   // ---------------------------------------------------------------- what the objects look for
+
+  /**
+   * The commands the values would run as command lines ({@link ShellCommands}): every value that is
+   * not free text or a key and holds a space (one word only in a command-like field such as {@code
+   * command}), each array of strings as one argument vector, and the commands inline code starts in
+   * a code field.
+   */
+  List<ShellCommands.Command> shellCommands() {
+    if (shellCommands == null) {
+      List<ShellCommands.Command> found = new ArrayList<>();
+      for (Leaf leaf : leaves) {
+        if (leaf.freeText() || leaf.name()) {
+          continue;
+        }
+        if (leaf.argv() != null) {
+          found.addAll(ShellCommands.ofArgv(leaf.argv()));
+        } else if (!leaf.joined()
+            && ((COMMAND_KEYS.contains(leaf.key()) && !leaf.element()) || hasSpace(leaf.text()))) {
+          found.addAll(ShellCommands.of(leaf.text()));
+        }
+      }
+      shellCommands = found;
+    }
+    return shellCommands;
+  }
+
+  /** The values of code fields ({@code code}, {@code script}, ...), as written (lower-cased). */
+  List<String> codeTexts() {
+    List<String> out = new ArrayList<>();
+    for (Leaf leaf : leaves) {
+      if (!leaf.name() && !leaf.joined() && CODE_KEYS.contains(leaf.key())) {
+        out.add(leaf.text());
+      }
+    }
+    return out;
+  }
+
+  /** The values that are neither free text nor keys: where statements are looked for. */
+  List<String> valueTexts() {
+    List<String> out = new ArrayList<>();
+    for (Leaf leaf : leaves) {
+      if (!leaf.freeText() && !leaf.name() && !leaf.joined()) {
+        out.add(leaf.text());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The one-word values of operation fields ({@code {"op":"delete"}}: delete); see {@link
+   * ToolActions#OPERATION_KEYS}.
+   */
+  Set<String> operations() {
+    if (operations == null) {
+      Set<String> found = new HashSet<>();
+      for (Leaf leaf : leaves) {
+        String t = leaf.text().strip();
+        if (!leaf.name()
+            && !leaf.joined()
+            && ToolActions.OPERATION_KEYS.contains(leaf.key())
+            && !t.isEmpty()
+            && !hasSpace(t)) {
+          found.add(t);
+        }
+      }
+      operations = found;
+    }
+    return operations;
+  }
+
+  private static boolean hasSpace(String t) {
+    for (int i = 0; i < t.length(); i++) {
+      if (Character.isWhitespace(t.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   Set<String> emails() {
     if (emails == null) {

@@ -69,6 +69,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li><b>Channel</b> ({@code #general}) and <b>handle</b> ({@code @bob}): as written, or as the
  *       whole value of a field whose name says channel, room, conversation, to, target, destination
  *       or recipient ({@code {"channel":"general"}}).
+ *   <li><b>Act</b> ({@code action:delete-files}, {@code action:drop-tables}, ...; see {@link
+ *       ToolActions}): the call does it, by a command in any position of a command line, a
+ *       statement, inline code, an operation field or the tool's own name. A rule with an act hits
+ *       only such calls: after "Don't use the shell to delete files." {@code rm -rf build} is hit,
+ *       {@code ls -la} and {@code git status} are not. Its other objects must then be met where the
+ *       act is done ("delete files in /tmp": {@code rm -rf /tmp/x}, not {@code ls /tmp} nor {@code
+ *       rm build}; "push to main": {@code git push origin main}, not {@code git checkout main}). An
+ *       unknown act hits nothing. What is returned is the act, the other object if any, and where
+ *       it was seen: {@code action:delete-files (rm -rf /tmp/x)}.
  * </ul>
  *
  * <h2>What it cannot catch</h2>
@@ -105,7 +114,9 @@ public final class ToolCallMatcher {
   /**
    * The first of {@code objects} (in their order, as spelled there) that the arguments hit, or
    * {@code toolName} when there is no object (a rule naming none covers every call of its tool), or
-   * empty when the call hits none of them.
+   * empty when the call hits none of them. With an act among the objects, the call must do the act
+   * (and, when there are other objects, hit one where it does it); the answer is then the act, that
+   * object, and the command or value that did it in brackets.
    *
    * @param toolName the rule's tool
    * @param objects the rule's objects, as a prohibition wrote them ({@link
@@ -118,9 +129,37 @@ public final class ToolCallMatcher {
     if (objects.isEmpty()) {
       return Optional.of(toolName);
     }
-    for (Compiled compiled : compile(objects)) {
-      if (compiled != null && compiled.matches(arguments)) {
-        return Optional.of(compiled.object());
+    Compiled[] compiled = compile(objects);
+    boolean acts = false;
+    for (Compiled c : compiled) {
+      acts |= c instanceof ActionObject;
+    }
+    if (!acts) {
+      for (Compiled c : compiled) {
+        if (c != null && c.matches(arguments)) {
+          return Optional.of(c.object());
+        }
+      }
+      return Optional.empty();
+    }
+    // An act, and the other objects where it is done: "delete files in /tmp" is rm under /tmp.
+    boolean others = false;
+    for (Compiled c : compiled) {
+      others |= c != null && !(c instanceof ActionObject);
+    }
+    for (Compiled c : compiled) {
+      if (!(c instanceof ActionObject act)) {
+        continue;
+      }
+      for (ActionObject.Hit hit : act.hits(toolName, arguments)) {
+        if (!others) {
+          return Optional.of(act.object() + " (" + hit.evidence() + ")");
+        }
+        for (Compiled o : compiled) {
+          if (o != null && !(o instanceof ActionObject) && o.matches(hit.where())) {
+            return Optional.of(act.object() + " " + o.object() + " (" + hit.evidence() + ")");
+          }
+        }
       }
     }
     return Optional.empty();
@@ -188,6 +227,7 @@ public final class ToolCallMatcher {
         case COMMAND -> CommandObject.of(object, value);
         case CHANNEL, HANDLE -> new TagObject(object, value);
         case NAME -> new NameObject(object, words(value), Scripts.hasHan(value) ? value : null);
+        case ACTION -> ToolActions.of(value).map(a -> new ActionObject(object, a)).orElse(null);
       };
     }
   }
@@ -414,6 +454,72 @@ public final class ToolCallMatcher {
         }
       }
       return true;
+    }
+  }
+
+  /** An act ({@link ToolActions}): matched through {@link #hit}, never alone. */
+  private record ActionObject(String object, ToolActions.Action action) implements Compiled {
+    /** Where the act was seen ({@code evidence}) and what the other objects are matched in. */
+    record Hit(String evidence, ToolArguments where) {}
+
+    private static final int EVIDENCE_CHARS = 120;
+
+    /** Never alone: an act is matched with the called tool ({@link #hit}). */
+    @Override
+    public boolean matches(ToolArguments arguments) {
+      return false;
+    }
+
+    /** Every place of the call that does the act, in order (most calls have none or one). */
+    List<Hit> hits(String toolName, ToolArguments arguments) {
+      List<Hit> out = new ArrayList<>();
+      for (ShellCommands.Command c : arguments.shellCommands()) {
+        if (action.command().test(c) || codeDoes(c.code())) {
+          String text = c.text();
+          out.add(new Hit(cut(text), ToolArguments.ofText(text)));
+        }
+      }
+      for (String code : arguments.codeTexts()) {
+        if (codeDoes(code)) {
+          out.add(new Hit(cut(code), arguments));
+        }
+      }
+      if (action.text() != null) {
+        for (String value : arguments.valueTexts()) {
+          if (action.text().test(value)) {
+            out.add(new Hit(cut(value), ToolArguments.ofText(value)));
+          }
+        }
+      }
+      Set<String> operations = arguments.operations();
+      for (String op : operations) {
+        if (action.operations().contains(op)) {
+          out.add(new Hit(op, arguments));
+        }
+      }
+      // The tool's name says it does the act, unless a field names another operation.
+      if (action.toolParts().test(ToolNouns.parts(toolName))
+          && operations.stream().noneMatch(ToolActions::isOperation)) {
+        out.add(new Hit(toolName, arguments));
+      }
+      return out;
+    }
+
+    private boolean codeDoes(String code) {
+      if (code.isEmpty()) {
+        return false;
+      }
+      for (String call : action.code()) {
+        if (code.contains(call)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private static String cut(String text) {
+      String t = text.strip().replace('\n', ' ');
+      return t.length() <= EVIDENCE_CHARS ? t : t.substring(0, EVIDENCE_CHARS) + "...";
     }
   }
 

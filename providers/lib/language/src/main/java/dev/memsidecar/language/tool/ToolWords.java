@@ -1,5 +1,8 @@
 package dev.memsidecar.language.tool;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -15,4 +18,24 @@ public interface ToolWords {
    * of this language's vocabulary.
    */
   Optional<ToolNouns.Word> word(String word);
+
+  /**
+   * The words of the vocabulary in a text, in order: by default its words of letters, digits and
+   * hyphens, lower-cased, each looked up with {@link #word}; a language written without spaces
+   * finds its phrases itself.
+   */
+  default List<ToolNouns.Word> wordsIn(String text) {
+    List<ToolNouns.Word> out = new ArrayList<>();
+    StringBuilder w = new StringBuilder();
+    for (int i = 0; i <= text.length(); i++) {
+      char c = i < text.length() ? text.charAt(i) : ' ';
+      if (Character.isLetterOrDigit(c) || (c == '-' && !w.isEmpty())) {
+        w.append(c);
+      } else if (!w.isEmpty()) {
+        word(w.toString().toLowerCase(Locale.ROOT)).ifPresent(out::add);
+        w.setLength(0);
+      }
+    }
+    return out;
+  }
 }

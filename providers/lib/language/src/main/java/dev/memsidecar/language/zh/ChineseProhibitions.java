@@ -6,6 +6,7 @@ import dev.memsidecar.language.prohibition.Prohibition;
 import dev.memsidecar.language.prohibition.ProhibitionRules;
 import dev.memsidecar.language.prohibition.Prohibitions;
 import dev.memsidecar.language.tool.RuleObjects;
+import dev.memsidecar.language.tool.ToolActions;
 import dev.memsidecar.language.tool.ToolNouns.Kind;
 import dev.memsidecar.language.tool.ToolNouns.Word;
 import java.util.ArrayList;
@@ -274,13 +275,17 @@ final class ChineseProhibitions implements ProhibitionRules {
     commands(objects);
     objects.scan();
     names(objects);
+    Acts acts = acts(objects, s, t.body(), end);
+    String implied = objects.impliedNoun();
+    if (implied.isEmpty() && !acts.keys().isEmpty()) {
+      implied = ToolActions.of(acts.keys().get(0)).orElseThrow().noun();
+    }
     String noun =
         objects.ranCommand()
             ? "shell"
             : !strongVerb.isEmpty()
                 ? strongVerb
-                : Prohibitions.chooseNoun(
-                    weakVerb, Kind.WEAK_VERB, strongNoun, weakNoun, objects.impliedNoun());
+                : Prohibitions.chooseNoun(weakVerb, Kind.WEAK_VERB, strongNoun, weakNoun, implied);
     if (verb.isEmpty()) {
       String generic = startsWithAny(span.strip(), 0, ZH_GENERIC_VERBS);
       verb = generic == null ? "" : generic;
@@ -296,6 +301,12 @@ final class ChineseProhibitions implements ProhibitionRules {
     if (noun.equals("git") || noun.equals("deploy")) {
       targets(objects);
     }
+    List<String> named = objects.list();
+    for (String key : acts.keys()) {
+      if (!Prohibitions.actIsTheTool(key, noun)) {
+        objects.addAction(key, 0, 0);
+      }
+    }
     List<String> found = objects.list();
     if (noun.isEmpty() && found.isEmpty()) {
       return null;
@@ -305,17 +316,144 @@ final class ChineseProhibitions implements ProhibitionRules {
       unnamed |= span.contains(u);
     }
     boolean qualified =
-        found.isEmpty()
-            && !verb.isEmpty()
-            && strongVerb.isEmpty()
-            && !ZH_BLANKET_VERBS.contains(verb)
-            && !noun.equals(weakVerb);
+        !acts.keys().isEmpty() && named.isEmpty()
+            ? acts.narrowed()
+            : found.isEmpty()
+                && ((!verb.isEmpty()
+                        && strongVerb.isEmpty()
+                        && !ZH_BLANKET_VERBS.contains(verb)
+                        && !noun.equals(weakVerb))
+                    || narrowsTool(span, noun));
     return new Prohibition(
         finder.asRule(s.substring(textStart, end)),
         verb,
         noun,
         found,
         Prohibitions.enforceable(conditional, qualified, noun, found, unnamed));
+  }
+
+  /**
+   * The acts of a prohibition ({@link ChineseActions}) in {@code s[from, to)}, in order, each once;
+   * {@code narrowed} when a word between a verb and its object, or after the act, narrows it
+   * (删除<b>旧</b>文件, 删除<b>生产</b>数据库, 删除文件<b>夹里的日志</b>).
+   */
+  private record Acts(List<String> keys, boolean narrowed) {}
+
+  private static final String PARTICLES = "了吧啊呀哦呢的。！!，,；;：:、 \t";
+
+  private static Acts acts(ObjectScan objects, String s, int from, int to) {
+    List<String> keys = new ArrayList<>();
+    boolean narrowed = false;
+    int i = from;
+    while (i < to) {
+      ChineseActions.Verb verb = null;
+      for (ChineseActions.Verb v : ChineseActions.VERBS) {
+        if (s.startsWith(v.text(), i) && i + v.text().length() <= to && objects.free(i, i + 1)) {
+          verb = v;
+          break;
+        }
+      }
+      if (verb == null) {
+        i++;
+        continue;
+      }
+      int k = i + verb.text().length();
+      String act = "";
+      int skipped = 0;
+      int objectEnd = k;
+      for (int steps = 0; k < to && steps < 8 && act.isEmpty(); steps++) {
+        char c = s.charAt(k);
+        if (Character.isWhitespace(c)) {
+          k++;
+          continue;
+        }
+        String object = null;
+        for (Map.Entry<String, String> e : verb.byObject()) {
+          if (s.startsWith(e.getKey(), k)) {
+            object = e.getKey();
+            act = e.getValue();
+            break;
+          }
+        }
+        if (object != null) {
+          objectEnd = k + object.length();
+          break;
+        }
+        String det = startsWithAny(s, k, ChineseActions.DETERMINERS);
+        if (det != null) {
+          k += det.length();
+        } else if (Scripts.isHan(c) && objects.free(k, k + 1)) {
+          skipped++;
+          k++;
+        } else {
+          break;
+        }
+      }
+      if (!act.isEmpty()) {
+        narrowed |= skipped > 0;
+        addOnce(keys, act);
+        i = objectEnd;
+        // What follows the act, up to a clause break, narrows it unless it is a particle.
+        for (int m = objectEnd; m < to; m++) {
+          char c = s.charAt(m);
+          if ("，。；！？,;!?".indexOf(c) >= 0) {
+            break;
+          }
+          narrowed |= Scripts.isHan(c) && PARTICLES.indexOf(c) < 0 && objects.free(m, m + 1);
+        }
+      } else {
+        if (!verb.alone().isEmpty()) {
+          addOnce(keys, verb.alone());
+        }
+        i += verb.text().length();
+      }
+    }
+    return new Acts(List.copyOf(keys), narrowed);
+  }
+
+  private static void addOnce(List<String> keys, String key) {
+    if (!keys.contains(key)) {
+      keys.add(key);
+    }
+  }
+
+  /**
+   * Whether a prohibition of a whole tool says more than the tool: a Han word that is neither a
+   * word of its noun, a verb of using it, nor a particle (不要用 shell <b>挖矿</b>, 不要用浏览器<b>付款</b>).
+   */
+  private static boolean narrowsTool(String span, String noun) {
+    int i = 0;
+    while (i < span.length()) {
+      char c = span.charAt(i);
+      if (!Scripts.isHan(c) || PARTICLES.indexOf(c) >= 0) {
+        i++;
+        continue;
+      }
+      String covered = null;
+      for (Word w : ChineseToolWords.WORDS) {
+        if (w.noun().equals(noun) && span.startsWith(w.text(), i)) {
+          covered = w.text();
+          break;
+        }
+      }
+      if (covered == null) {
+        covered = startsWithAny(span, i, ZH_BLANKET_VERBS);
+      }
+      if (covered == null) {
+        covered = startsWithAny(span, i, ZH_SKIP);
+      }
+      if (covered == null) {
+        covered = startsWithAny(span, i, ChineseActions.DETERMINERS);
+      }
+      if (covered == null) {
+        covered = startsWithAny(span, i, ZH_NAME_BEFORE);
+      }
+      if (covered == null) {
+        return true;
+      }
+      i += covered.length();
+    }
+    return false;
   }
 
   private static String startsWithAny(String s, int i, List<String> words) {

@@ -60,6 +60,28 @@ final class ChineseToolWords implements ToolWords {
     return Optional.empty();
   }
 
+  /** The vocabulary's phrases in {@code text}, longest first where two start at one place. */
+  @Override
+  public List<Word> wordsIn(String text) {
+    List<Word> out = new ArrayList<>();
+    for (int i = 0; i < text.length(); ) {
+      Word hit = null;
+      for (Word w : WORDS) {
+        if (text.startsWith(w.text(), i)) {
+          hit = w;
+          break;
+        }
+      }
+      if (hit == null) {
+        i++;
+      } else {
+        out.add(hit);
+        i += hit.text().length();
+      }
+    }
+    return out;
+  }
+
   /** Whether {@code text} holds a word of the vocabulary. */
   static boolean containsWord(String text) {
     for (Word w : WORDS) {

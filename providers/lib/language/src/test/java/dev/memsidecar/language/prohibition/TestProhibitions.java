@@ -116,7 +116,8 @@ class TestProhibitions {
     assertEquals(List.of("/etc/passwd"), delete.objects());
     Prohibition push = only("别推送到 main 分支。");
     assertEquals("git", push.noun());
-    assertEquals(List.of("main"), push.objects());
+    // Pushing to main: the branch and the act, so a checkout of main is not a push.
+    assertEquals(List.of("main", "action:push"), push.objects());
     assertEquals(List.of("王五", "李四"), only("请不要联系王五和李四。").objects());
     assertEquals("shell", only("不要用终端").noun());
     List<Prohibition> two = PROHIBITIONS.find("禁止删除数据库，也不要执行 rm -rf /tmp。");
@@ -245,5 +246,68 @@ class TestProhibitions {
     assertEquals(List.of("sarah"), p.objects());
     assertEquals("Don't email Sarah.", only("Don't email Sarah because Bob will.").sentence());
     assertEquals("Never post in #random.", only("Never post in #random, it's noisy.").sentence());
+  }
+
+  @Test
+  void aProhibitionWithAnActKeepsTheActAsItsObject() {
+    Prohibition shell = only("Don't use the shell to delete files.");
+    assertEquals("shell", shell.noun());
+    assertEquals(List.of("action:delete-files"), shell.objects());
+    assertTrue(shell.enforceable());
+    Prohibition zh = only("不要用 shell 删除文件");
+    assertEquals("shell", zh.noun());
+    assertEquals(List.of("action:delete-files"), zh.objects());
+    assertTrue(zh.enforceable());
+    assertEquals(
+        List.of("action:install-packages"),
+        only("Don't use the terminal to install packages.").objects());
+    assertEquals(List.of("action:install-packages"), only("不要用终端安装软件包").objects());
+    assertEquals("shell", only("Never install packages.").noun());
+    Prohibition drop = only("Don't drop tables.");
+    assertEquals("database", drop.noun());
+    assertEquals(List.of("action:drop-tables"), drop.objects());
+    assertTrue(drop.enforceable());
+    assertEquals(List.of("action:drop-tables"), only("禁止删除数据库").objects());
+    assertEquals(List.of("main", "action:push"), only("Never push to main.").objects());
+    assertEquals(List.of("action:force-push"), only("Never force push.").objects());
+    assertEquals(List.of("action:force-push"), only("永远不要强推").objects());
+    assertEquals(
+        List.of("/tmp", "action:delete-files"),
+        only("Don't use the shell to delete files in /tmp.").objects());
+    assertEquals(
+        List.of("action:delete-files"), only("Never run commands that delete files.").objects());
+    assertEquals(
+        List.of("action:delete-files", "action:drop-tables"),
+        only("Don't delete files or drop tables.").objects());
+    assertEquals(
+        List.of("sarah", "action:send-email"),
+        only("Don't use the shell to email Sarah.").objects());
+  }
+
+  @Test
+  void anActThatIsTheWholeToolAddsNoObject() {
+    // A delete tool only deletes, a mail tool only mails: the rule binds the tool as before.
+    assertEquals(List.of(), only("Never delete files.").objects());
+    assertEquals(List.of("sarah"), only("Never email Sarah.").objects());
+    assertEquals(List.of(), only("Never deploy.").objects());
+    assertEquals(List.of(), only("不要删除文件").objects());
+  }
+
+  @Test
+  void anActOrAToolNarrowedInWordsNoObjectHoldsIsNotEnforceable() {
+    for (String text :
+        List.of(
+            "Don't use the shell to delete old files.",
+            "Don't use the shell to mine bitcoin.",
+            "Don't use the shell to run tests.",
+            "Don't use the browser to buy anything.",
+            "Never commit secrets.",
+            "不要用 shell 删除旧文件",
+            "不要用 shell 挖矿",
+            "禁止删除生产数据库")) {
+      assertFalse(only(text).enforceable(), text);
+    }
+    assertTrue(only("Don't use the shell.").enforceable());
+    assertTrue(only("不要用终端").enforceable());
   }
 }

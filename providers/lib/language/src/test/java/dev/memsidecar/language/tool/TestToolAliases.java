@@ -89,4 +89,25 @@ class TestToolAliases {
         List.of("SendEmail", "outlook.send"),
         ALIASES.toolsFor("email", List.of("SendEmail", "outlook.send", "sendemail", "bash")));
   }
+
+  @Test
+  void anInputMeansTheToolsItNamesOrPointsAt() {
+    List<String> tools =
+        List.of("fetch_url", "send_email", "read_email", "bash", "weather_api", "tool_03", "sql");
+    assertEquals(
+        List.of("fetch_url"), ALIASES.toolsMeant("Call fetch_url on the status page.", tools));
+    assertEquals(List.of("fetch_url"), ALIASES.toolsMeant("please fetch url x", tools));
+    assertEquals(
+        List.of("send_email", "read_email"),
+        ALIASES.toolsMeant("Email the Q3 numbers to Bob.", tools));
+    assertEquals(List.of("bash"), ALIASES.toolsMeant("Open a terminal and build it.", tools));
+    assertEquals(List.of("bash"), ALIASES.toolsMeant("用终端编译一下", tools));
+    assertEquals(List.of("send_email", "read_email"), ALIASES.toolsMeant("给张三发邮件", tools));
+    assertEquals(List.of("weather_api"), ALIASES.toolsMeant("What's the weather in Paris?", tools));
+    assertEquals(List.of("sql"), ALIASES.toolsMeant("Query the orders table.", tools));
+    // Nothing about a tool: no tool, and no default is added.
+    assertEquals(List.of(), ALIASES.toolsMeant("How was your weekend?", tools));
+    assertEquals(List.of(), ALIASES.toolsMeant("Send it with the tool.", tools));
+    assertEquals(List.of(), ALIASES.toolsMeant("", tools));
+  }
 }
