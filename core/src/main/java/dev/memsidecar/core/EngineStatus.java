@@ -14,6 +14,7 @@ import java.util.Map;
  * @param embedderDimensions the length of the embedder's vectors
  * @param plugins the plugins loaded from the plugins folder
  * @param extractor the extractor EndRun uses
+ * @param sessionVectorsPending session messages appended whose vectors are not made yet
  */
 public record EngineStatus(
     List<ProviderStatus> providers,
@@ -22,7 +23,8 @@ public record EngineStatus(
     String embedder,
     int embedderDimensions,
     List<String> plugins,
-    String extractor) {
+    String extractor,
+    long sessionVectorsPending) {
 
   /**
    * One provider.

@@ -299,7 +299,8 @@ public final class MemoryEngine implements AutoCloseable {
         embedder.name(),
         embedder.dimensions(),
         plugins.names(),
-        runs.extractor());
+        runs.extractor(),
+        runs.sessions().vectorsPending());
   }
 
   /** Ends every watch, closes every store and the control store, then the plugins' loaders. */

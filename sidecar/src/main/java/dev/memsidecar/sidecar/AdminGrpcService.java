@@ -95,6 +95,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
             .setVersion(version)
             .setEmbedder(status.embedder())
             .setEmbedderDimensions(status.embedderDimensions())
+            .setSessionVectorsPending(status.sessionVectorsPending())
             .setExtractor(status.extractor())
             .addAllPlugins(status.plugins())
             .setFlags(

@@ -33,15 +33,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Sessions: every message verbatim, durable when the call returns, searchable (BM25 over the words
- * of the visible messages, English and Chinese alike: {@link Terms}, stemmed), never gated. The
- * agent's history for a context builder ({@link #history}), its {@code session_search} ({@link
- * #search}), and the evidence BeginRun blends with recalled facts. A session belongs to one user of
- * one workspace ({@link SessionKey}); nothing here reads across owners. Appends and deletes answer
- * to the request alone (a read-only request is PERMISSION_DENIED), not to the memory flags:
- * sessions are the sidecar's own record of what was said. With a retention ({@link
- * SessionConfig#retentionDays}) messages older than it are never returned and are deleted within
- * the hour. Thread-safe.
+ * Sessions: every message verbatim, durable when the call returns, searchable, never gated. Search
+ * is hybrid, like recall of facts: BM25 over the words of the visible messages (English and Chinese
+ * alike: {@link Terms}, stemmed) blended with the cosine of their vectors ({@link SessionVectors},
+ * made behind the append) by {@link HybridScore}. The agent's history for a context builder ({@link
+ * #history}), its {@code session_search} ({@link #search}), and the evidence BeginRun blends with
+ * recalled facts. A session belongs to one user of one workspace ({@link SessionKey}); nothing here
+ * reads across owners. Appends and deletes answer to the request alone (a read-only request is
+ * PERMISSION_DENIED), not to the memory flags: sessions are the sidecar's own record of what was
+ * said. With a retention ({@link SessionConfig#retentionDays}) messages older than it are never
+ * returned and are deleted within the hour. Thread-safe.
  */
 public final class SessionService implements AutoCloseable {
   /** The session EndRun appends to when the scope names none. */
@@ -166,6 +167,11 @@ public final class SessionService implements AutoCloseable {
     List<SessionMessage> stored = store.append(key, agentId, ready, terms, now);
     vectors.embedLater(key, stored);
     return stored;
+  }
+
+  /** Messages appended whose vectors are not made yet. */
+  public long vectorsPending() {
+    return vectors.pending();
   }
 
   /** Waits until every message appended so far has its vector (tests and benches). */

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The meaning side of session search: a vector per visible message, made behind the append (a
@@ -44,6 +45,7 @@ final class SessionVectors implements AutoCloseable {
   private final SessionStore store;
   private final Embedder embedder;
   private final ExecutorService worker;
+  private final AtomicLong pending = new AtomicLong();
   private final Map<SessionKey.Owner, Cached> cache =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -83,8 +85,21 @@ final class SessionVectors implements AutoCloseable {
       }
     }
     if (!visible.isEmpty()) {
-      worker.execute(() -> embedQuietly(visible));
+      pending.addAndGet(visible.size());
+      worker.execute(
+          () -> {
+            try {
+              embedQuietly(visible);
+            } finally {
+              pending.addAndGet(-visible.size());
+            }
+          });
     }
+  }
+
+  /** Messages queued whose vectors are not made yet. */
+  long pending() {
+    return pending.get();
   }
 
   /** The messages left without a vector by a crash or by another embedder, in batches. */

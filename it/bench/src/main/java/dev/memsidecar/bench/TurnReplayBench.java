@@ -6,9 +6,12 @@ import dev.memsidecar.bench.Locomo.Question;
 import dev.memsidecar.bench.Locomo.Session;
 import dev.memsidecar.bench.Locomo.Turn;
 import dev.memsidecar.language.Terms;
+import dev.memsidecar.proto.v1.AdminServiceGrpc;
+import dev.memsidecar.proto.v1.AdminServiceGrpc.AdminServiceBlockingStub;
 import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.EndRunRequest;
+import dev.memsidecar.proto.v1.GetStatusRequest;
 import dev.memsidecar.proto.v1.ListMemoriesRequest;
 import dev.memsidecar.proto.v1.ListMemoriesResponse;
 import dev.memsidecar.proto.v1.Memory;
@@ -19,6 +22,9 @@ import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.SearchRequest;
+import dev.memsidecar.proto.v1.SearchSessionsRequest;
+import dev.memsidecar.proto.v1.SessionServiceGrpc;
+import dev.memsidecar.proto.v1.SessionServiceGrpc.SessionServiceBlockingStub;
 import dev.memsidecar.sidecar.bench.Figures;
 import dev.memsidecar.sidecar.bench.SidecarProcess;
 import java.nio.file.Files;
@@ -54,9 +60,12 @@ import picocli.CommandLine.Option;
  * </ul>
  *
  * Answer recall at 10: the share of the answer's keywords ({@link Terms#keywords}) among the words
- * of the first 10 texts ({@link Locomo#coverage}). Prints it per category for both, the facts kept
- * (active records of both speakers' {@code user} profiles and the {@code workspace} profile) per
- * turn, EndRun, BeginRun and Remember latency (p50, p99), and a sample of the kept facts.
+ * of the first 10 texts ({@link Locomo#coverage}). Before the questions of a conversation it waits
+ * until the sidecar has made the vectors of every message (GetStatus {@code
+ * session_vectors_pending}; an agent asks later than the next turn). Prints recall per category for
+ * both and for SearchSessions alone (top 10, the asker's sessions), the facts kept (active records
+ * of both speakers' {@code user} profiles and the {@code workspace} profile) per turn, EndRun,
+ * BeginRun and Remember latency (p50, p99), and a sample of the kept facts.
  *
  * <pre>
  * java -cp it/bench/target/memsidecar-bench.jar dev.memsidecar.bench.TurnReplayBench
@@ -78,7 +87,7 @@ public final class TurnReplayBench {
   private final List<Long> beginRunNanos = new ArrayList<>();
   private final List<Long> rememberNanos = new ArrayList<>();
   private final List<Long> searchNanos = new ArrayList<>();
-  private final double[][] recall = new double[2][5];
+  private final double[][] recall = new double[3][5];
   private final int[] questions = new int[5];
   private final int[] evidenceShare = new int[2];
   private int facts;
@@ -111,11 +120,22 @@ public final class TurnReplayBench {
     try (SidecarProcess sidecar =
         SidecarProcess.start(options.sidecar.jar, options.sidecar.launcher, ws)) {
       MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
+      AdminServiceBlockingStub admin = AdminServiceGrpc.newBlockingStub(sidecar.channel());
+      SessionServiceBlockingStub sessions = SessionServiceGrpc.newBlockingStub(sidecar.channel());
       warmUp(stub, convs.get(0));
       for (Conversation conv : convs) {
+        long t0 = System.nanoTime();
         replay(stub, conv);
-        ask(stub, conv);
+        long waited = awaitVectors(admin);
+        ask(stub, sessions, conv);
         countFacts(stub, conv);
+        System.out.printf(
+            Locale.ROOT,
+            "%s: %d turns replayed in %.1f s (then %.1f s until every message had its vector)%n",
+            conv.id(),
+            conv.turns().size(),
+            Figures.seconds(System.nanoTime() - t0 - waited),
+            Figures.seconds(waited));
       }
       print(turns);
       System.out.println("sidecar exit code after SIGTERM: " + sidecar.terminate());
@@ -178,7 +198,20 @@ public final class TurnReplayBench {
         .build();
   }
 
-  private void ask(MemoryServiceBlockingStub stub, Conversation conv) {
+  /**
+   * Waits until the sidecar has made the vectors of every message appended (made behind the append:
+   * an agent asking later finds them); returns how long that took.
+   */
+  private static long awaitVectors(AdminServiceBlockingStub admin) throws InterruptedException {
+    long t0 = System.nanoTime();
+    while (admin.getStatus(GetStatusRequest.getDefaultInstance()).getSessionVectorsPending() > 0) {
+      Thread.sleep(50);
+    }
+    return System.nanoTime() - t0;
+  }
+
+  private void ask(
+      MemoryServiceBlockingStub stub, SessionServiceBlockingStub sessions, Conversation conv) {
     int n = 0;
     for (Question q : conv.questions()) {
       Set<String> answer = new LinkedHashSet<>(Terms.keywords(q.answer()));
@@ -221,13 +254,25 @@ public final class TurnReplayBench {
       t0 = System.nanoTime();
       List<SearchHit> raw = stub.search(search).getHitsList();
       searchNanos.add(System.nanoTime() - t0);
+      List<String> found = new ArrayList<>();
+      sessions
+          .searchSessions(
+              SearchSessionsRequest.newBuilder()
+                  .setScope(begin.getScope())
+                  .setQuery(q.text())
+                  .setTopK(TOP_K)
+                  .build())
+          .getHitsList()
+          .forEach(h -> found.add(h.getMessage().getName() + ": " + h.getMessage().getContent()));
       double system = Locomo.coverage(texts, TOP_K, answer);
+      double evidenceOnly = Locomo.coverage(found, TOP_K, answer);
       double verbatim =
           Locomo.coverage(
               raw.stream().map(h -> h.getMemory().getContent()).toList(), TOP_K, answer);
       for (int c : new int[] {0, q.category()}) {
         recall[0][c] += system;
         recall[1][c] += verbatim;
+        recall[2][c] += evidenceOnly;
         questions[c]++;
       }
     }
@@ -271,17 +316,19 @@ public final class TurnReplayBench {
     System.out.printf(
         Locale.ROOT,
         "%n## Answer recall@%d, turn by turn as the README's agent loop calls%n%n| category |"
-            + " questions | recalled + evidence | verbatim store |%n|---|---|---|---|%n",
+            + " questions | recalled + evidence | verbatim store | SearchSessions alone |%n"
+            + "|---|---|---|---|---|%n",
         TOP_K);
     for (int c = 0; c < CATEGORY.length; c++) {
       if (questions[c] > 0) {
         System.out.printf(
             Locale.ROOT,
-            "| %s | %d | %.3f | %.3f |%n",
+            "| %s | %d | %.3f | %.3f | %.3f |%n",
             CATEGORY[c],
             questions[c],
             recall[0][c] / questions[c],
-            recall[1][c] / questions[c]);
+            recall[1][c] / questions[c],
+            recall[2][c] / questions[c]);
       }
     }
     System.out.printf(
