@@ -47,8 +47,8 @@ final class Candidates {
   /**
    * Candidates read on {@code day}.
    *
-   * @param sessionDated whether the day is the conversation's own (a turn then ends "(said on
-   *     ...)"), not the day the run ends
+   * @param sessionDated whether the day is the conversation's own (a turn of a named person, and an
+   *     event or plan of the user, then ends "(said on ...)"), not the day the run ends
    */
   Candidates(LocalDate day, boolean sessionDated) {
     this.day = day;
@@ -349,7 +349,9 @@ final class Candidates {
       kind = MemoryKind.EPISODIC;
     }
     List<String> notes = new ArrayList<>(dated ? List.of() : droppedDates);
-    if (sessionDated && named) {
+    // An event of a dated session carries the session's date, however it was told: "I painted a
+    // sunrise" on 8 May 2023 is "... (said on 8 May 2023)", never an undated event.
+    if (sessionDated && (named || episodic)) {
       notes.add(voice.saidOn(day));
     }
     if (!notes.isEmpty()) {

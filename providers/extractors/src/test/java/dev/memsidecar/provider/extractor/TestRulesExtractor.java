@@ -395,6 +395,84 @@ class TestRulesExtractor {
   }
 
   @Test
+  void everyCommonFormOfTheSessionDateDatesRelativeDatesNeverTheWallClock() {
+    for (String form :
+        List.of(
+            "1:56 pm on 8 May, 2023",
+            "2023-05-08",
+            "2023-05-08T13:56:00Z",
+            "May 8, 2023",
+            "8 May 2023 13:56",
+            "Monday, May 8, 2023 1:56 PM",
+            "2023年5月8日")) {
+      assertEquals(
+          "The user went to a pottery class yesterday (7 May 2023). (said on 8 May 2023)",
+          only(extract("I went to a pottery class yesterday.", "", Map.of("session_date", form)))
+              .content(),
+          form);
+    }
+  }
+
+  @Test
+  void aTimestampLeadingTheInputDatesTheRunAndIsNoContent() {
+    for (String input :
+        List.of(
+            "[8 May 2023] I went to a pottery class last week.",
+            "[2023-05-08 13:56]\nI went to a pottery class last week.",
+            "[session date: 1:56 pm on 8 May, 2023] I went to a pottery class last week.")) {
+      assertEquals(
+          "The user went to a pottery class last week (the week of 1 May 2023). (said on 8 May"
+              + " 2023)",
+          only(extract(input)).content(),
+          input);
+    }
+    MemoryCandidate zh = only(extract("【日期：2023年5月8日】我上周去了巴黎。"));
+    assertEquals("用户上周（2023年5月1日那一周）去了巴黎。（说于2023年5月8日）", zh.content());
+  }
+
+  @Test
+  void theUsersNameNamesTheUserInWhatTheySaid() {
+    Map<String, String> caroline =
+        Map.of("user_name", "Caroline", "session_date", "1:56 pm on 8 May, 2023");
+    assertEquals(
+        "Caroline went to the LGBTQ support group yesterday (7 May 2023). (said on 8 May 2023)",
+        only(extract("I went to the LGBTQ support group yesterday.", "", caroline)).content());
+    assertEquals(
+        "Caroline prefers tea over coffee.",
+        only(extract("User: I prefer tea over coffee.", "", Map.of("user_name", "Caroline")))
+            .content());
+    assertEquals(
+        "Caroline's favourite author is Ursula K. Le Guin.",
+        only(extract("Remember that my favourite author is Ursula K. Le Guin.", "", caroline))
+            .content());
+    assertEquals(
+        "小明昨天（2023年5月7日）去了巴黎。（说于2023年5月8日）",
+        only(extract("我昨天去了巴黎。", "", Map.of("user_name", "小明", "session_date", "2023-05-08")))
+            .content());
+    // A conversation's named speakers keep their own names.
+    assertTrue(
+        only(extract("Melanie: I painted a lake sunrise last year.", "", caroline))
+            .content()
+            .startsWith("Melanie painted"));
+  }
+
+  @Test
+  void anEventOfADatedSessionCarriesTheSessionsDate() {
+    Map<String, String> dated = Map.of("session_date", "2023-05-08");
+    assertEquals(
+        "The user painted a sunrise with the user's kids. (said on 8 May 2023)",
+        only(extract("I painted a sunrise with my kids.", "", dated)).content());
+    assertEquals(
+        "The user painted a sunrise with the user's kids.",
+        only(extract("I painted a sunrise with my kids.")).content(),
+        "without a session date the run's own day is no conversation's date");
+    assertEquals(
+        "The user prefers tea over coffee.",
+        only(extract("I prefer tea over coffee.", "", dated)).content(),
+        "a preference is no event");
+  }
+
+  @Test
   void withoutASessionDateTheRunsDayInItsZoneIsUsed() {
     Instant at = Instant.parse("2024-01-01T02:00:00Z");
     String input = "I went to the dentist yesterday.";
