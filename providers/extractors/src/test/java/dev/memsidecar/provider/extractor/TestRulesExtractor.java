@@ -294,6 +294,55 @@ class TestRulesExtractor {
   }
 
   @Test
+  void greetingsThanksAndSignOffsWithANameAreSmallTalkInEveryVoice() {
+    Map<String, String> dated = Map.of("session_date", "2023-05-08", "user_name", "Caroline");
+    for (String said :
+        List.of(
+            "Hey Mel!",
+            "Thanks, Caroline!",
+            "Bye!",
+            "Morning, Mel!",
+            "Sure thing, Mel!",
+            "Talk to you later, Caroline!",
+            "Wow, Caroline!",
+            "Yay, Mel!",
+            "How are you doing, Caroline?",
+            "I'm good, thanks! How about you?",
+            "Aww, thanks so much Caroline!! That means a lot!",
+            "你好",
+            "谢谢",
+            "再见",
+            "哈哈",
+            "嘿，小红！",
+            "谢谢你，小红！",
+            "早安！",
+            "好久不见！")) {
+      assertEquals(List.of(), contents(extract(said, "", dated)), said);
+      assertEquals(List.of(), contents(extract("Melanie: " + said, "", dated)), said);
+    }
+  }
+
+  @Test
+  void whatFollowsAGreetingIsKept() {
+    Map<String, String> dated = Map.of("session_date", "2023-05-08", "user_name", "Caroline");
+    assertEquals(
+        "Caroline just got a new job at Google. (said on 8 May 2023)",
+        only(extract("Hey Mel! I just got a new job at Google.", "", dated)).content());
+    assertEquals(
+        "Caroline上周（2023年5月1日那一周）换了新工作。（说于2023年5月8日）",
+        only(extract("嘿，小红！我上周换了新工作。", "", dated)).content());
+    // A capitalised word before a comma is no name said to the listener when it is not one.
+    assertTrue(
+        contents(
+                extract(
+                    "John: It was an intense season. Overall, I'd say we did pretty well.",
+                    "",
+                    dated))
+            .get(0)
+            .contains("John would say"));
+  }
+
+  @Test
   void chitChatScoresBelowTheGate() {
     MemoryCandidate swamped = only(extract("I'm swamped this week."));
     assertTrue(swamped.scores().weighted() < 7.0f, () -> "scored " + swamped.scores().weighted());
