@@ -273,7 +273,7 @@ final class Candidates {
       int sentenceCount) {
     ExtractionRules language = Languages.of(turn.text()).extraction();
     Voice voice = language.voice();
-    boolean named = turn.role() == Role.PERSON;
+    boolean named = turn.named();
     Category top = Category.STATEMENT;
     Set<Category> categories = EnumSet.noneOf(Category.class);
     int content = 0;

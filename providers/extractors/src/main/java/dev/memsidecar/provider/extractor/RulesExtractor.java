@@ -54,9 +54,12 @@ import java.util.Set;
  *       at", "I live in", "我叫", "我是", "我在...工作"; {@code preference}: "I prefer", "I like", "I
  *       hate", "my favourite", "我喜欢", "我不喜欢"; {@code event}: something done or dated; {@code plan}:
  *       something intended; {@code statement}: anything else with substance) — in a conversation
- *       between named people joined into ONE candidate per turn (far fewer records than turns), in
- *       an agent run one candidate per statement; owned by the user (or, in an agent run, by the
- *       workspace when nobody in it is the speaker).
+ *       between named people, and for a user named by metadata {@value #USER_NAME}, joined into ONE
+ *       candidate per turn and scored as a person's turn (far fewer records than turns), for an
+ *       unnamed user of an agent run one candidate per statement; owned by the user (or, in an
+ *       agent run, by the workspace when nobody in it is the speaker). A named user is otherwise
+ *       the user of an agent run: the rules above (instructions, corrections, procedures, workspace
+ *       facts) read them as such.
  * </ol>
  *
  * Small talk is dropped: greetings, thanks, goodbyes, questions that ask, reactions ("That's
@@ -256,7 +259,11 @@ public final class RulesExtractor implements Extractor {
   // A person's turn (the user's, or a named speaker's)
 
   private void humanTurn(Candidates run, Turn turn, String addressee, String before) {
-    boolean named = turn.role() == Role.PERSON;
+    // A person of a conversation: "remember" and "actually" are said to the other person, and
+    // nothing they say is the workspace's. A named speaker (a person, or a user named by
+    // user_name): what they tell of their life is read and scored as a person's turn.
+    boolean person = turn.role() == Role.PERSON;
+    boolean named = turn.named();
     List<String> sentences = Sentences.split(turn.text());
     List<Statement> kept = new ArrayList<>();
     List<String> attachments = new ArrayList<>();
@@ -278,15 +285,15 @@ public final class RulesExtractor implements Extractor {
       }
       if (pendingExplicit) {
         pendingExplicit = false;
-        run.explicit(turn, addressee, raw, named);
+        run.explicit(turn, addressee, raw, person);
         continue;
       }
-      String remembered = Instructions.rest(raw, language.lexicon(), named);
+      String remembered = Instructions.rest(raw, language.lexicon(), person);
       if (remembered != null) {
         if (remembered.isBlank()) {
           pendingExplicit = true;
         } else {
-          run.explicit(turn, addressee, remembered, named);
+          run.explicit(turn, addressee, remembered, person);
         }
         continue;
       }
@@ -300,13 +307,13 @@ public final class RulesExtractor implements Extractor {
           } else {
             run.dropLastFactIfFrom(context);
           }
-          run.correction(turn, addressee, corrected, context, named);
+          run.correction(turn, addressee, corrected, context, person);
         }
         context = raw;
         continue;
       }
       List<String> commands = CommandLines.of(raw);
-      boolean imperative = !named && language.lexicon().isProcedure(raw);
+      boolean imperative = !person && language.lexicon().isProcedure(raw);
       if (!commands.isEmpty() || imperative) {
         run.procedure(turn, addressee, withLead(sentences, k, raw), commands, false);
         context = raw;
@@ -318,7 +325,7 @@ public final class RulesExtractor implements Extractor {
         continue; // the lead of the command that follows
       }
       List<String> tokens = WorkspaceTokens.of(raw);
-      if (!named && !tokens.isEmpty() && !language.lexicon().isFirstPerson(raw)) {
+      if (!person && !tokens.isEmpty() && !language.lexicon().isFirstPerson(raw)) {
         run.workspaceFact(turn, raw, tokens, false);
         context = raw;
         continue;

@@ -51,10 +51,13 @@ record Transcript(List<Turn> turns, String sessionDate) {
    *
    * @param role who speaks
    * @param speaker the name to write instead of "I" (the name, or "the user"/"用户" for the user)
+   * @param named whether the speaker is known by name: a person of a conversation, or the user
+   *     named by the request's {@code user_name}; a named speaker's statements are read as a
+   *     person's turn
    * @param text what was said
    * @param raw the turn as given, for evidence
    */
-  record Turn(Role role, String speaker, String text, String raw) {}
+  record Turn(Role role, String speaker, boolean named, String text, String raw) {}
 
   /** Every language's transcript words, the default last. */
   private static final List<TranscriptWords> WORDS =
@@ -207,13 +210,15 @@ record Transcript(List<Turn> turns, String sessionDate) {
     String t = text.toString().strip();
     if (!t.isEmpty()) {
       String name = speaker;
+      boolean named = role == Role.PERSON;
       if (name == null && role == Role.USER && userName != null) {
         name = userName;
+        named = true;
       } else if (name == null) {
         TranscriptWords words = Languages.of(t).extraction().transcript();
         name = role == Role.AGENT ? words.agentName() : words.userName();
       }
-      turns.add(new Turn(role, name, t, raw.toString().strip()));
+      turns.add(new Turn(role, name, named, t, raw.toString().strip()));
     }
     text.setLength(0);
     raw.setLength(0);

@@ -506,6 +506,32 @@ class TestRulesExtractor {
   }
 
   @Test
+  void aNamedUserIsReadAsAPersonOfAConversationButTeachesTheWorkspaceAsAUserDoes() {
+    Map<String, String> jon = Map.of("user_name", "Jon", "session_date", "2023-01-20");
+    // One record for the turn, scored as a person's turn: a mood alone stays below the gate.
+    MemoryCandidate turn =
+        only(
+            extract(
+                "I rehearsed with a small group of dancers after work. We do all kinds of dances,"
+                    + " from contemporary to hip-hop.",
+                "",
+                jon));
+    assertTrue(
+        turn.content().startsWith("Jon rehearsed with a small group of dancers after work."));
+    assertTrue(turn.content().contains("Jon and others do all kinds of dances"), turn.content());
+    MemoryCandidate mood = only(extract("I'm feeling confident and won't give up.", "", jon));
+    assertTrue(mood.scores().weighted() < 7.0f, () -> mood.content() + " " + mood.scores());
+    // Commands, canonical tokens and instructions are the workspace's as in any agent run.
+    MemoryCandidate db =
+        only(extract("The staging database is db-staging.internal:5432.", "", jon));
+    assertEquals(Owner.WORKSPACE, db.owner());
+    MemoryCandidate deploy = only(extract("To deploy, run `npm run deploy:prod`.", "", jon));
+    assertEquals(MemoryKind.PROCEDURAL, deploy.kind());
+    assertEquals(Owner.WORKSPACE, deploy.owner());
+    assertTrue(only(extract("Remember: our deploy day is Tuesday.", "", jon)).explicit());
+  }
+
+  @Test
   void anEventOfADatedSessionCarriesTheSessionsDate() {
     Map<String, String> dated = Map.of("session_date", "2023-05-08");
     assertEquals(
