@@ -33,6 +33,7 @@ import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolRuleService;
+import dev.memsidecar.language.ReferenceTime;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.DateTimeException;
@@ -325,18 +326,19 @@ public final class RunService {
         return earlier.get();
       }
       Instant now = clock.instant();
+      ReferenceTime reference = ReferenceTime.of(in.metadata(), in.input(), now, zone);
       String notWritten = access.recordWriteRefusal(options);
       List<Route> routes = routes(in.scope());
       Extractors.Extraction extraction =
           extractors.extract(
               new ExtractionRequest(
                   runId,
-                  in.input(),
+                  reference.input(),
                   in.output(),
                   in.toolCalls(),
-                  in.metadata(),
+                  reference.withSessionDate(in.metadata()),
                   routes.stream().map(Route::guide).toList(),
-                  now,
+                  reference.instant(),
                   zone));
       if (extraction.failure() != null) {
         publish(
