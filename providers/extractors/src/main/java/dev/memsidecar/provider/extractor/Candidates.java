@@ -87,7 +87,9 @@ final class Candidates {
     List<String> commands = CommandLines.of(rest);
     boolean preference = lexicon.isPreference(rest);
     boolean identity = lexicon.isIdentity(rest);
-    boolean first = lexicon.isFirstPerson(rest);
+    // "Remember: our deploy day is Tuesday" is the team's, as its correction will be; "Remember
+    // that I prefer tea" is the user's.
+    boolean first = lexicon.isAboutSpeaker(rest, named);
     Owner owner =
         named
                 || first

@@ -59,7 +59,11 @@ class TestRulesExtractor {
   void aCorrectionOfATeamFactBelongsToTheWorkspaceLikeTheFact() {
     MemoryCandidate fact = only(extract("Our deploy day is Tuesday."));
     MemoryCandidate corrected = only(extract("Correction: our deploy day is now Thursday."));
+    MemoryCandidate taught = only(extract("Remember: our deploy day is Tuesday."));
     assertEquals(Owner.WORKSPACE, fact.owner());
+    assertEquals(Owner.WORKSPACE, taught.owner(), taught::toString);
+    assertEquals(Owner.USER, only(extract("Remember that I prefer window seats.")).owner());
+    assertEquals(Owner.USER, only(extract("Remember: our daughter's birthday is 3 May.")).owner());
     assertEquals(Owner.WORKSPACE, corrected.owner(), corrected::toString);
     assertEquals(Owner.USER, only(extract("Actually, my deploy window is Friday.")).owner());
   }
