@@ -243,6 +243,12 @@ class TestRulesExtractor {
   }
 
   @Test
+  void whatNoLongerHoldsIsWrittenInTheThirdPersonToo() {
+    assertEquals(
+        "The user no longer drinks coffee.", only(extract("I no longer drink coffee.")).content());
+  }
+
+  @Test
   void chineseCorrections() {
     MemoryCandidate c = only(extract("部署日是周二。不对，是周四。"));
     assertEquals("部署日是周四。", c.content());
