@@ -12,12 +12,17 @@ import java.util.Map;
  *
  * @param runId the run
  * @param input the user's input of the run (for a conversation: its turns, one per line, each
- *     {@code Speaker: text})
+ *     {@code Speaker: text}); the engine hands it on without a leading timestamp ({@code [8 May
+ *     2023]}), which dates the run and is no content
  * @param output the agent's output of the run
  * @param toolCalls the tool calls it made
- * @param metadata the request's metadata (e.g. {@code timezone}, {@code session_date})
+ * @param metadata the request's metadata (e.g. {@code timezone}, {@code session_date}, {@code
+ *     user_name}); the engine sets {@code session_date} to the run's reference time when it read it
+ *     from the input's leading timestamp
  * @param profiles the profiles the run may write to, with their extraction prompts
- * @param now when the run ended
+ * @param now the run's reference time, which relative dates ("yesterday") are read on: when its
+ *     conversation took place ({@code session_date}, or the input's leading timestamp), else when
+ *     the run ended
  * @param zone the time zone relative dates ("yesterday") are read in
  */
 public record ExtractionRequest(

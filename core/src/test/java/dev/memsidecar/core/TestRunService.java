@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memsidecar.api.ExtractionRequest;
+import dev.memsidecar.api.Extractor;
+import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
+import dev.memsidecar.api.Settings;
 import dev.memsidecar.api.ToolCall;
 import dev.memsidecar.conformance.InMemoryProvider;
 import dev.memsidecar.core.config.Flags;
@@ -437,6 +441,44 @@ class TestRunService {
         List.of(),
         e.writeDecisions(Scope.user("acme", "bob"), "audit", null, 10, "").entries(),
         "another user's decisions are not shown");
+  }
+
+  @Test
+  void theExtractorReadsTheRunOnItsReferenceTimeAndNeverSeesTheInputsTimestamp() {
+    AtomicReference<ExtractionRequest> seen = new AtomicReference<>();
+    ExtractorProvider capturing =
+        new ExtractorProvider() {
+          @Override
+          public String name() {
+            return "rules";
+          }
+
+          @Override
+          public Extractor open(Settings settings) {
+            return request -> {
+              seen.set(request);
+              return List.of();
+            };
+          }
+        };
+    MemoryEngine e =
+        engine(
+            Flags.ALL_ON,
+            NamedServices.of(
+                "extractor", ExtractorProvider::name, x -> Set.of(), List.of(capturing)));
+    endRun(e, "dated", Map.of("session_date", "1:56 pm on 8 May, 2023"), "I went there yesterday.");
+    assertEquals(Instant.parse("2023-05-08T13:56:00Z"), seen.get().now());
+    assertEquals("I went there yesterday.", seen.get().input());
+
+    endRun(e, "stamped", Map.of("user_name", "Caroline"), "[2023-05-08 13:56] I went there.");
+    assertEquals(Instant.parse("2023-05-08T13:56:00Z"), seen.get().now());
+    assertEquals("I went there.", seen.get().input());
+    assertEquals(
+        Map.of("user_name", "Caroline", "session_date", "2023-05-08T13:56:00Z"),
+        seen.get().metadata());
+
+    endRun(e, "undated", "I went there yesterday.");
+    assertEquals(now.get(), seen.get().now());
   }
 
   @Test

@@ -37,6 +37,7 @@ import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionService;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolRuleService;
+import dev.memsidecar.language.ReferenceTime;
 import dev.memsidecar.language.Terms;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -501,25 +502,31 @@ public final class RunService {
         return earlier.get();
       }
       Instant now = clock.instant();
+      ReferenceTime reference = ReferenceTime.of(in.metadata(), in.input(), now, zone);
       String notWritten = access.recordWriteRefusal(options);
       Optional<RunSnapshot> snapshot = control.snapshot(in.scope(), runId, now);
       if (notWritten == null) {
         // Evidence first, whatever the gate decides below; a retry appends nothing twice.
         sessions.appendRun(
             in.scope(),
-            runMessages(in, runId, snapshot.map(RunSnapshot::snapshotId).orElse(""), now));
+            runMessages(
+                in,
+                reference.input(),
+                runId,
+                snapshot.map(RunSnapshot::snapshotId).orElse(""),
+                reference.instant()));
       }
       List<Route> routes = routes(in.scope());
       Extractors.Extraction extraction =
           extractors.extract(
               new ExtractionRequest(
                   runId,
-                  in.input(),
+                  reference.input(),
                   in.output(),
                   in.toolCalls(),
-                  in.metadata(),
+                  reference.withSessionDate(in.metadata()),
                   routes.stream().map(Route::guide).toList(),
-                  now,
+                  reference.instant(),
                   zone));
       if (extraction.failure() != null) {
         publish(
@@ -571,17 +578,16 @@ public final class RunService {
   }
 
   /**
-   * The messages of a run, as its session keeps them: the input (the user's, named by {@code
-   * metadata.user_name}), one tool message per reported call, the output (the agent's, named by
-   * {@code metadata.agent_name}), all at the run's reference time. Their ids derive from the run,
-   * so a retried EndRun appends nothing twice.
+   * The messages of a run, as its session keeps them: the input without its leading timestamp (the
+   * user's, named by {@code metadata.user_name}), one tool message per reported call, the output
+   * (the agent's, named by {@code metadata.agent_name}), all at the run's reference time. Their ids
+   * derive from the run, so a retried EndRun appends nothing twice.
    */
   private static List<SessionMessage> runMessages(
-      EndRunInput in, String runId, String snapshotId, Instant time) {
+      EndRunInput in, String input, String runId, String snapshotId, Instant time) {
     List<SessionMessage> out = new ArrayList<>();
-    if (!in.input().isBlank()) {
-      out.add(
-          SessionMessage.of(MessageRole.USER, name(in.metadata(), USER_NAME), in.input(), time));
+    if (!input.isBlank()) {
+      out.add(SessionMessage.of(MessageRole.USER, name(in.metadata(), USER_NAME), input, time));
     }
     for (ToolCall call : in.toolCalls()) {
       out.add(

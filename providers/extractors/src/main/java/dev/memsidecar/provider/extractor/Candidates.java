@@ -47,8 +47,8 @@ final class Candidates {
   /**
    * Candidates read on {@code day}.
    *
-   * @param sessionDated whether the day is the conversation's own (a turn then ends "(said on
-   *     ...)"), not the day the run ends
+   * @param sessionDated whether the day is the conversation's own (a turn of a named person, and an
+   *     event or plan of the user, then ends "(said on ...)"), not the day the run ends
    */
   Candidates(LocalDate day, boolean sessionDated) {
     this.day = day;
@@ -87,7 +87,9 @@ final class Candidates {
     List<String> commands = CommandLines.of(rest);
     boolean preference = lexicon.isPreference(rest);
     boolean identity = lexicon.isIdentity(rest);
-    boolean first = lexicon.isFirstPerson(rest);
+    // "Remember: our deploy day is Tuesday" is the team's, as its correction will be; "Remember
+    // that I prefer tea" is the user's.
+    boolean first = lexicon.isAboutSpeaker(rest, named);
     Owner owner =
         named
                 || first
@@ -273,7 +275,7 @@ final class Candidates {
       int sentenceCount) {
     ExtractionRules language = Languages.of(turn.text()).extraction();
     Voice voice = language.voice();
-    boolean named = turn.role() == Role.PERSON;
+    boolean named = turn.named();
     Category top = Category.STATEMENT;
     Set<Category> categories = EnumSet.noneOf(Category.class);
     int content = 0;
@@ -349,7 +351,9 @@ final class Candidates {
       kind = MemoryKind.EPISODIC;
     }
     List<String> notes = new ArrayList<>(dated ? List.of() : droppedDates);
-    if (sessionDated && named) {
+    // An event of a dated session carries the session's date, however it was told: "I painted a
+    // sunrise" on 8 May 2023 is "... (said on 8 May 2023)", never an undated event.
+    if (sessionDated && (named || episodic)) {
       notes.add(voice.saidOn(day));
     }
     if (!notes.isEmpty()) {

@@ -13,6 +13,7 @@ import dev.memsidecar.api.MemoryCandidate;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.ToolCall;
+import dev.memsidecar.language.ReferenceTime;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -36,9 +37,11 @@ import java.util.Set;
  * naming who they are about, absolute dates, no small talk, no restating run instructions), how to
  * score the write gate's six dimensions, the profiles the run may write to with their prompts
  * ({@link ExtractionRequest#profiles()}), and the JSON schema of the answer ({@link #SCHEMA}: an
- * array of candidates). The user message holds the run: its date, time zone, metadata, input,
- * output and tool calls. The request is {@code {"model", "temperature", "messages"}} (no {@code
- * response_format}, which not every compatible server accepts).
+ * array of candidates). The user message holds the run: its date (the run's {@link ReferenceTime}:
+ * metadata {@code session_date}, else the input's leading timestamp, else the time it ended), time
+ * zone, the user's name (metadata {@code user_name}), metadata, input (without its leading
+ * timestamp), output and tool calls. The request is {@code {"model", "temperature", "messages"}}
+ * (no {@code response_format}, which not every compatible server accepts).
  *
  * <p><b>The answer</b> is read by {@link CandidateJson}: fences, prose around the JSON and {@code
  * <think>} blocks are tolerated; invalid items are dropped (each logged at WARNING with why, never
@@ -107,9 +110,11 @@ final class OpenAiExtractor implements Extractor {
       ("reply exactly ...") and anything the agent merely repeats from the input.
 
       Write each memory as ONE self-contained statement: name who it is about instead of \
-      I/me/you/we (the user is "the user" unless named), turn relative dates ("yesterday", "next \
-      month") into absolute dates using the run's date, keep numbers, names, commands and tokens \
-      verbatim. Owner: "user" for a person's life and preferences, "workspace" for project \
+      I/me/you/we (the user is "the user" unless the run names them), turn relative dates \
+      ("yesterday", "next month") into absolute dates using the run's date (never today's), end \
+      a memory of an event with the date it happened or was told (the run's date), keep numbers, \
+      names, commands and tokens verbatim. A correction states the new value and the old one \
+      ("The deploy day is Thursday, not Tuesday"). Owner: "user" for a person's life and preferences, "workspace" for project \
       facts and procedures, "agent" for how the agent should behave, "session" for this session \
       only. Kind: "semantic" (facts, preferences), "episodic" (events), "procedural" (how-to). \
       Use "short_term" validity for what only holds now (today, this week).
@@ -315,18 +320,26 @@ final class OpenAiExtractor implements Extractor {
   }
 
   static String runText(ExtractionRequest request) {
-    ZonedDateTime now = request.now().atZone(request.zone());
+    ReferenceTime reference =
+        ReferenceTime.of(request.metadata(), request.input(), request.now(), request.zone());
+    ZonedDateTime now = reference.instant().atZone(request.zone());
     StringBuilder s = new StringBuilder();
     s.append("Run ").append(request.runId()).append('\n');
-    s.append("Date and time: ")
+    s.append(reference.dated() ? "Date and time of the conversation: " : "Date and time: ")
         .append(now)
         .append(" (time zone ")
         .append(request.zone())
         .append(")\n");
+    String userName = request.metadata().getOrDefault(RulesExtractor.USER_NAME, "").strip();
+    if (!userName.isEmpty()) {
+      s.append("The user's name: ")
+          .append(userName)
+          .append(" (write it instead of \"the user\")\n");
+    }
     for (Map.Entry<String, String> e : new java.util.TreeMap<>(request.metadata()).entrySet()) {
       s.append("Metadata ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
     }
-    s.append("\nUser input:\n<<<\n").append(request.input()).append("\n>>>\n");
+    s.append("\nUser input:\n<<<\n").append(reference.input()).append("\n>>>\n");
     s.append("\nAgent output:\n<<<\n").append(request.output()).append("\n>>>\n");
     if (!request.toolCalls().isEmpty()) {
       s.append("\nTool calls:\n");

@@ -7,6 +7,7 @@ import dev.memsidecar.api.Extractor;
 import dev.memsidecar.api.MemoryCandidate;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.language.Languages;
+import dev.memsidecar.language.ReferenceTime;
 import dev.memsidecar.language.Sentences;
 import dev.memsidecar.language.Terms;
 import dev.memsidecar.language.extraction.AnyLanguage;
@@ -28,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -52,9 +54,12 @@ import java.util.Set;
  *       at", "I live in", "我叫", "我是", "我在...工作"; {@code preference}: "I prefer", "I like", "I
  *       hate", "my favourite", "我喜欢", "我不喜欢"; {@code event}: something done or dated; {@code plan}:
  *       something intended; {@code statement}: anything else with substance) — in a conversation
- *       between named people joined into ONE candidate per turn (far fewer records than turns), in
- *       an agent run one candidate per statement; owned by the user (or, in an agent run, by the
- *       workspace when nobody in it is the speaker).
+ *       between named people, and for a user named by metadata {@value #USER_NAME}, joined into ONE
+ *       candidate per turn and scored as a person's turn (far fewer records than turns), for an
+ *       unnamed user of an agent run one candidate per statement; owned by the user (or, in an
+ *       agent run, by the workspace when nobody in it is the speaker). A named user is otherwise
+ *       the user of an agent run: the rules above (instructions, corrections, procedures, workspace
+ *       facts) read them as such.
  * </ol>
  *
  * Small talk is dropped: greetings, thanks, goodbyes, questions that ask, reactions ("That's
@@ -67,16 +72,18 @@ import java.util.Set;
  * really peaceful experience."), a verdict or a piece of advice that names things ("It was
  * inspiring - so many people wanted to create loving homes for children", "You can use coconut oil
  * instead of butter"); see {@link dev.memsidecar.language.extraction.Questions}. Kept statements
- * are rewritten to stand alone: "I"/"my"/"we" become the speaker's name ("Caroline went ..."; "the
- * user" / "用户" for an unnamed user), "you"/"your" the addressee's when known, relative dates
- * ("yesterday", "last week", "next month", "this Saturday", "two days ago", "昨天", "上周六") gain their
- * absolute date in parentheses after the phrase, read on the session date (a {@code [session date:
- * ...]} header line, else metadata {@code session_date}, {@code date} or {@code time}, else {@link
- * ExtractionRequest#now()} in {@link ExtractionRequest#zone()}); a turn of a conversation with a
- * session date ends with "(said on 8 May 2023)", after the dates of its dropped sentences ("Last
- * night was amazing! We celebrated ..." keeps "last night: 13 August 2023"). The agent's output
- * only yields commands, procedures and canonical-token facts it states itself, never a restatement
- * of the input.
+ * are rewritten to stand alone: "I"/"my"/"we" become the speaker's name ("Caroline went ..."; for
+ * the user, metadata {@value #USER_NAME} when given, else "the user" / "用户"), "you"/"your" the
+ * addressee's when known, relative dates ("yesterday", "last week", "next month", "this Saturday",
+ * "two days ago", "昨天", "上周六") gain their absolute date in parentheses after the phrase, read on
+ * the session date: the run's {@link ReferenceTime} (metadata {@code session_date}, {@code date} or
+ * {@code time} in any common form, else a timestamp leading the input, which is never content),
+ * else a {@code [session date: ...]} header line, else {@link ExtractionRequest#now()}, all in
+ * {@link ExtractionRequest#zone()}. In a session with a date, a turn of a named person, and an
+ * event or plan of the user, ends with "(said on 8 May 2023)", after the dates of its dropped
+ * sentences ("Last night was amazing! We celebrated ..." keeps "last night: 13 August 2023"). The
+ * agent's output only yields commands, procedures and canonical-token facts it states itself, never
+ * a restatement of the input.
  *
  * <h2>Scores (the write gate keeps 7.0 and up; weights 0.3/0.1/0.2/0.2/0.1/0.1)</h2>
  *
@@ -157,7 +164,11 @@ public final class RulesExtractor implements Extractor {
           "agent-procedure",
           "agent-fact");
 
-  private static final List<String> SESSION_DATE_KEYS = List.of("session_date", "date", "time");
+  /** The metadata key naming the user, written instead of "the user" in what they said. */
+  public static final String USER_NAME = "user_name";
+
+  /** The longest user name taken; a longer one is ignored. */
+  private static final int MAX_USER_NAME_CHARS = 64;
 
   /** The extractor; it has no settings. */
   public RulesExtractor() {}
@@ -165,14 +176,24 @@ public final class RulesExtractor implements Extractor {
   @Override
   public List<MemoryCandidate> extract(ExtractionRequest request) {
     requireNonNull(request, "request is null");
+    ReferenceTime reference =
+        ReferenceTime.of(request.metadata(), request.input(), request.now(), request.zone());
     boolean dated =
-        SESSION_DATE_KEYS.stream().anyMatch(k -> !request.metadata().getOrDefault(k, "").isBlank());
-    Transcript input = Transcript.parse(request.input(), Role.USER, dated);
+        reference.dated()
+            || ReferenceTime.METADATA_KEYS.stream()
+                .anyMatch(k -> !request.metadata().getOrDefault(k, "").isBlank());
+    String userName = userName(request.metadata());
+    // The input's leading timestamp is the session's date, never a statement.
+    Transcript input = Transcript.parse(reference.input(), Role.USER, dated, userName);
     // The output of a conversation's run may be the other person's turn ("Melanie: ...").
     Transcript output =
-        Transcript.parse(request.output(), Role.AGENT, dated || !input.people().isEmpty());
-    LocalDate day = sessionDay(request, input);
-    boolean sessionDated = dated || (input.sessionDate() != null && day != null);
+        Transcript.parse(
+            request.output(), Role.AGENT, dated || !input.people().isEmpty(), userName);
+    LocalDate day =
+        reference.dated()
+            ? reference.date()
+            : SessionDates.parse(input.sessionDate(), request.zone());
+    boolean sessionDated = day != null;
     if (day == null) {
       day = SessionDates.today(request.now(), request.zone());
     }
@@ -188,7 +209,7 @@ public final class RulesExtractor implements Extractor {
         humanTurn(run, turn, addressee(turns, i, people), before);
       }
     }
-    Set<String> inputWords = new HashSet<>(Terms.keywords(request.input()));
+    Set<String> inputWords = new HashSet<>(Terms.keywords(reference.input()));
     List<Turn> all = new ArrayList<>(turns);
     all.addAll(output.turns());
     List<String> everyone = new ArrayList<>(people);
@@ -204,15 +225,15 @@ public final class RulesExtractor implements Extractor {
     return run.candidates();
   }
 
-  private static LocalDate sessionDay(ExtractionRequest request, Transcript input) {
-    LocalDate day = SessionDates.parse(input.sessionDate(), request.zone());
-    for (String key : SESSION_DATE_KEYS) {
-      if (day != null) {
-        break;
-      }
-      day = SessionDates.parse(request.metadata().get(key), request.zone());
+  /** The request's {@value #USER_NAME}, stripped, or null when absent, blank or unusable. */
+  private static String userName(Map<String, String> metadata) {
+    String name = metadata.getOrDefault(USER_NAME, "").strip();
+    if (name.isEmpty()
+        || name.length() > MAX_USER_NAME_CHARS
+        || name.chars().anyMatch(Character::isISOControl)) {
+      return null;
     }
-    return day;
+    return name;
   }
 
   /** Who a person's "you" means: the speaker before, else after, else the only other person. */
@@ -238,7 +259,11 @@ public final class RulesExtractor implements Extractor {
   // A person's turn (the user's, or a named speaker's)
 
   private void humanTurn(Candidates run, Turn turn, String addressee, String before) {
-    boolean named = turn.role() == Role.PERSON;
+    // A person of a conversation: "remember" and "actually" are said to the other person, and
+    // nothing they say is the workspace's. A named speaker (a person, or a user named by
+    // user_name): what they tell of their life is read and scored as a person's turn.
+    boolean person = turn.role() == Role.PERSON;
+    boolean named = turn.named();
     List<String> sentences = Sentences.split(turn.text());
     List<Statement> kept = new ArrayList<>();
     List<String> attachments = new ArrayList<>();
@@ -260,15 +285,15 @@ public final class RulesExtractor implements Extractor {
       }
       if (pendingExplicit) {
         pendingExplicit = false;
-        run.explicit(turn, addressee, raw, named);
+        run.explicit(turn, addressee, raw, person);
         continue;
       }
-      String remembered = Instructions.rest(raw, language.lexicon(), named);
+      String remembered = Instructions.rest(raw, language.lexicon(), person);
       if (remembered != null) {
         if (remembered.isBlank()) {
           pendingExplicit = true;
         } else {
-          run.explicit(turn, addressee, remembered, named);
+          run.explicit(turn, addressee, remembered, person);
         }
         continue;
       }
@@ -282,13 +307,13 @@ public final class RulesExtractor implements Extractor {
           } else {
             run.dropLastFactIfFrom(context);
           }
-          run.correction(turn, addressee, corrected, context, named);
+          run.correction(turn, addressee, corrected, context, person);
         }
         context = raw;
         continue;
       }
       List<String> commands = CommandLines.of(raw);
-      boolean imperative = !named && language.lexicon().isProcedure(raw);
+      boolean imperative = !person && language.lexicon().isProcedure(raw);
       if (!commands.isEmpty() || imperative) {
         run.procedure(turn, addressee, withLead(sentences, k, raw), commands, false);
         context = raw;
@@ -300,7 +325,7 @@ public final class RulesExtractor implements Extractor {
         continue; // the lead of the command that follows
       }
       List<String> tokens = WorkspaceTokens.of(raw);
-      if (!named && !tokens.isEmpty() && !language.lexicon().isFirstPerson(raw)) {
+      if (!person && !tokens.isEmpty() && !language.lexicon().isFirstPerson(raw)) {
         run.workspaceFact(turn, raw, tokens, false);
         context = raw;
         continue;

@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * speaks in the first person ({@code Caroline: I went ...}), or the label is a role ({@code User},
  * {@code Assistant}, {@code 用户}, {@code 助手}, ...), so a lone {@code Note: ...} line stays text.
  * What a label, a role and a header look like comes from every language's {@link TranscriptWords};
- * an unnamed speaker is named in the language of the turn ("the user", "用户").
+ * the user is named by the request's {@code user_name} when given, and any other unnamed speaker in
+ * the language of the turn ("the user", "用户").
  *
  * @param turns the turns in order
  * @param sessionDate the header's date text, or null
@@ -50,10 +51,13 @@ record Transcript(List<Turn> turns, String sessionDate) {
    *
    * @param role who speaks
    * @param speaker the name to write instead of "I" (the name, or "the user"/"用户" for the user)
+   * @param named whether the speaker is known by name: a person of a conversation, or the user
+   *     named by the request's {@code user_name}; a named speaker's statements are read as a
+   *     person's turn
    * @param text what was said
    * @param raw the turn as given, for evidence
    */
-  record Turn(Role role, String speaker, String text, String raw) {}
+  record Turn(Role role, String speaker, boolean named, String text, String raw) {}
 
   /** Every language's transcript words, the default last. */
   private static final List<TranscriptWords> WORDS =
@@ -97,8 +101,11 @@ record Transcript(List<Turn> turns, String sessionDate) {
    * @param defaultRole the role of text without a speaker (USER for input, AGENT for output)
    * @param conversationHint whether the request says it is a conversation (a session date in its
    *     metadata), which lets a single speaker line count
+   * @param userName the user's name (metadata {@code user_name}), written instead of "the user";
+   *     null when not given
    */
-  static Transcript parse(String text, Role defaultRole, boolean conversationHint) {
+  static Transcript parse(
+      String text, Role defaultRole, boolean conversationHint, String userName) {
     String[] lines = text.replace("\r\n", "\n").replace('\r', '\n').split("\n", -1);
     String header = null;
     List<String> body = new ArrayList<>();
@@ -163,7 +170,7 @@ record Transcript(List<Turn> turns, String sessionDate) {
       String line = body.get(i);
       Matcher m = conversation ? candidates.get(i) : null;
       if (m != null) {
-        flush(turns, role, speaker, current, raw);
+        flush(turns, role, speaker, current, raw, userName);
         String label = m.group(1).strip();
         String key = label.toLowerCase(Locale.ROOT);
         if (USER_ROLES.contains(key)) {
@@ -189,20 +196,29 @@ record Transcript(List<Turn> turns, String sessionDate) {
         }
       }
     }
-    flush(turns, role, speaker, current, raw);
+    flush(turns, role, speaker, current, raw, userName);
     return new Transcript(List.copyOf(turns), header);
   }
 
   private static void flush(
-      List<Turn> turns, Role role, String speaker, StringBuilder text, StringBuilder raw) {
+      List<Turn> turns,
+      Role role,
+      String speaker,
+      StringBuilder text,
+      StringBuilder raw,
+      String userName) {
     String t = text.toString().strip();
     if (!t.isEmpty()) {
       String name = speaker;
-      if (name == null) {
+      boolean named = role == Role.PERSON;
+      if (name == null && role == Role.USER && userName != null) {
+        name = userName;
+        named = true;
+      } else if (name == null) {
         TranscriptWords words = Languages.of(t).extraction().transcript();
         name = role == Role.AGENT ? words.agentName() : words.userName();
       }
-      turns.add(new Turn(role, name, t, raw.toString().strip()));
+      turns.add(new Turn(role, name, named, t, raw.toString().strip()));
     }
     text.setLength(0);
     raw.setLength(0);

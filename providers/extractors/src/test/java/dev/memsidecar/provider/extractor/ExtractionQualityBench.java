@@ -29,13 +29,14 @@ import java.util.TreeMap;
 /**
  * A development harness, not a test: how much of LoCoMo's answers the {@code rules} extractor
  * keeps, against the raw turns. Per conversation it runs every session through the extractor (one
- * request per session, and again one request per pair of turns), keeps the candidates the write
- * gate would admit (weighted score 7.0 and up, or explicit), indexes them (content, with the
- * evidence as context) in a {@link HybridIndex} with the {@link HashEmbedder}, and for each
- * question of categories 1-4 measures the fraction of the answer's words (lower case, stopwords
- * dropped) found in the contents of the top 10 hits. The baseline indexes the raw turns instead,
- * each as {@code Speaker: text (session date)}. Also printed: records per turn, and how many
- * evidence turns gave an admitted candidate.
+ * request per session, again one request per pair of turns, and again one request per turn as an
+ * agent loop sends it: the turn's text as input, {@code session_date} and {@code user_name} (the
+ * speaker) in metadata), keeps the candidates the write gate would admit (weighted score 7.0 and
+ * up, or explicit), indexes them (content, with the evidence as context) in a {@link HybridIndex}
+ * with the {@link HashEmbedder}, and for each question of categories 1-4 measures the fraction of
+ * the answer's words (lower case, stopwords dropped) found in the contents of the top 10 hits. The
+ * baseline indexes the raw turns instead, each as {@code Speaker: text (session date)}. Also
+ * printed: records per turn, and how many evidence turns gave an admitted candidate.
  *
  * <p>Run from {@code providers/extractors} after {@code mvn -o -q test-compile}:
  *
@@ -111,11 +112,14 @@ public final class ExtractionQualityBench {
     Tally session = new Tally();
     Tally sessionNoEvidence = new Tally();
     Tally pairs = new Tally();
+    Tally perTurn = new Tally();
     long turnsTotal = 0;
     long proposedSession = 0;
     long admittedSession = 0;
     long proposedPairs = 0;
     long admittedPairs = 0;
+    long proposedTurns = 0;
+    long admittedTurns = 0;
     long evidenceTurns = 0;
     long evidenceKept = 0;
     long nanos = 0;
@@ -129,6 +133,7 @@ public final class ExtractionQualityBench {
 
       List<MemoryCandidate> bySession = new ArrayList<>();
       List<MemoryCandidate> byPair = new ArrayList<>();
+      List<MemoryCandidate> byTurn = new ArrayList<>();
       for (List<Turn> s : sessions) {
         String date = s.get(0).date();
         StringBuilder input = new StringBuilder("[session date: " + date + "]\n");
@@ -148,9 +153,19 @@ public final class ExtractionQualityBench {
           proposedPairs += p.size();
           byPair.addAll(admitted(p));
         }
+        for (Turn t : s) {
+          // The agent loop: one request per turn, its speaker as the user.
+          List<MemoryCandidate> p =
+              extractor.extract(
+                  request(
+                      sample, t.text(), Map.of("session_date", date, "user_name", t.speaker())));
+          proposedTurns += p.size();
+          byTurn.addAll(admitted(p));
+        }
       }
       admittedSession += bySession.size();
       admittedPairs += byPair.size();
+      admittedTurns += byTurn.size();
 
       Map<String, Turn> byId = new java.util.HashMap<>();
       for (Turn t : all) {
@@ -170,6 +185,7 @@ public final class ExtractionQualityBench {
       HybridIndex sessionIndex = index(bySession, embedder, true);
       HybridIndex sessionIndexNoEvidence = index(bySession, embedder, false);
       HybridIndex pairIndex = index(byPair, embedder, true);
+      HybridIndex turnIndex = index(byTurn, embedder, true);
 
       for (JsonNode qa : conv.path("qa")) {
         int category = qa.path("category").asInt();
@@ -210,6 +226,7 @@ public final class ExtractionQualityBench {
         sessionNoEvidence.add(
             category, coverage(sessionIndexNoEvidence, question, answer, embedder));
         pairs.add(category, coverage(pairIndex, question, answer, embedder));
+        perTurn.add(category, coverage(turnIndex, question, answer, embedder));
         for (JsonNode e : qa.path("evidence")) {
           Turn t = byId.get(e.asText().strip());
           if (t == null) {
@@ -239,6 +256,13 @@ public final class ExtractionQualityBench {
         100.0 * admittedPairs / turnsTotal);
     System.out.printf(
         Locale.ROOT,
+        "turn requests (session_date and user_name in metadata): %d proposed, %d admitted (%.1f%%"
+            + " of turns)%n",
+        proposedTurns,
+        admittedTurns,
+        100.0 * admittedTurns / turnsTotal);
+    System.out.printf(
+        Locale.ROOT,
         "evidence turns with an admitted candidate (session requests): %d of %d (%.1f%%)%n",
         evidenceKept,
         evidenceTurns,
@@ -251,18 +275,19 @@ public final class ExtractionQualityBench {
     System.out.println();
     System.out.println("answer-word coverage in the top " + TOP_K + " (higher is better)");
     System.out.println(
-        "category          questions  raw turns  sessions  sessions(content only)  pairs");
+        "category          questions  raw turns  sessions  sessions(content only)  pairs   turns");
     String[] names = {"all", "1 multi-hop", "2 temporal", "3 open-domain", "4 single-hop"};
     for (int c : new int[] {1, 2, 3, 4, 0}) {
       System.out.printf(
           Locale.ROOT,
-          "%-17s %9d     %s    %s    %s                 %s%n",
+          "%-17s %9d     %s    %s    %s                 %s  %s%n",
           names[c],
           baseline.count(c),
           baseline.cell(c),
           session.cell(c),
           sessionNoEvidence.cell(c),
-          pairs.cell(c));
+          pairs.cell(c),
+          perTurn.cell(c));
     }
     if (!dropped.isEmpty()) {
       System.out.println();

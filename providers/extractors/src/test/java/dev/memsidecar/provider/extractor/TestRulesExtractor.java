@@ -59,7 +59,11 @@ class TestRulesExtractor {
   void aCorrectionOfATeamFactBelongsToTheWorkspaceLikeTheFact() {
     MemoryCandidate fact = only(extract("Our deploy day is Tuesday."));
     MemoryCandidate corrected = only(extract("Correction: our deploy day is now Thursday."));
+    MemoryCandidate taught = only(extract("Remember: our deploy day is Tuesday."));
     assertEquals(Owner.WORKSPACE, fact.owner());
+    assertEquals(Owner.WORKSPACE, taught.owner(), taught::toString);
+    assertEquals(Owner.USER, only(extract("Remember that I prefer window seats.")).owner());
+    assertEquals(Owner.USER, only(extract("Remember: our daughter's birthday is 3 May.")).owner());
     assertEquals(Owner.WORKSPACE, corrected.owner(), corrected::toString);
     assertEquals(Owner.USER, only(extract("Actually, my deploy window is Friday.")).owner());
   }
@@ -239,6 +243,12 @@ class TestRulesExtractor {
   }
 
   @Test
+  void whatNoLongerHoldsIsWrittenInTheThirdPersonToo() {
+    assertEquals(
+        "The user no longer drinks coffee.", only(extract("I no longer drink coffee.")).content());
+  }
+
+  @Test
   void chineseCorrections() {
     MemoryCandidate c = only(extract("部署日是周二。不对，是周四。"));
     assertEquals("部署日是周四。", c.content());
@@ -291,6 +301,55 @@ class TestRulesExtractor {
             "太棒了！")) {
       assertEquals(List.of(), contents(extract(input)), input);
     }
+  }
+
+  @Test
+  void greetingsThanksAndSignOffsWithANameAreSmallTalkInEveryVoice() {
+    Map<String, String> dated = Map.of("session_date", "2023-05-08", "user_name", "Caroline");
+    for (String said :
+        List.of(
+            "Hey Mel!",
+            "Thanks, Caroline!",
+            "Bye!",
+            "Morning, Mel!",
+            "Sure thing, Mel!",
+            "Talk to you later, Caroline!",
+            "Wow, Caroline!",
+            "Yay, Mel!",
+            "How are you doing, Caroline?",
+            "I'm good, thanks! How about you?",
+            "Aww, thanks so much Caroline!! That means a lot!",
+            "你好",
+            "谢谢",
+            "再见",
+            "哈哈",
+            "嘿，小红！",
+            "谢谢你，小红！",
+            "早安！",
+            "好久不见！")) {
+      assertEquals(List.of(), contents(extract(said, "", dated)), said);
+      assertEquals(List.of(), contents(extract("Melanie: " + said, "", dated)), said);
+    }
+  }
+
+  @Test
+  void whatFollowsAGreetingIsKept() {
+    Map<String, String> dated = Map.of("session_date", "2023-05-08", "user_name", "Caroline");
+    assertEquals(
+        "Caroline just got a new job at Google. (said on 8 May 2023)",
+        only(extract("Hey Mel! I just got a new job at Google.", "", dated)).content());
+    assertEquals(
+        "Caroline上周（2023年5月1日那一周）换了新工作。（说于2023年5月8日）",
+        only(extract("嘿，小红！我上周换了新工作。", "", dated)).content());
+    // A capitalised word before a comma is no name said to the listener when it is not one.
+    assertTrue(
+        contents(
+                extract(
+                    "John: It was an intense season. Overall, I'd say we did pretty well.",
+                    "",
+                    dated))
+            .get(0)
+            .contains("John would say"));
   }
 
   @Test
@@ -392,6 +451,110 @@ class TestRulesExtractor {
         only(extract("Jon: I painted that sunrise last year.", "", monday))
             .content()
             .contains("last year (2022)"));
+  }
+
+  @Test
+  void everyCommonFormOfTheSessionDateDatesRelativeDatesNeverTheWallClock() {
+    for (String form :
+        List.of(
+            "1:56 pm on 8 May, 2023",
+            "2023-05-08",
+            "2023-05-08T13:56:00Z",
+            "May 8, 2023",
+            "8 May 2023 13:56",
+            "Monday, May 8, 2023 1:56 PM",
+            "2023年5月8日")) {
+      assertEquals(
+          "The user went to a pottery class yesterday (7 May 2023). (said on 8 May 2023)",
+          only(extract("I went to a pottery class yesterday.", "", Map.of("session_date", form)))
+              .content(),
+          form);
+    }
+  }
+
+  @Test
+  void aTimestampLeadingTheInputDatesTheRunAndIsNoContent() {
+    for (String input :
+        List.of(
+            "[8 May 2023] I went to a pottery class last week.",
+            "[2023-05-08 13:56]\nI went to a pottery class last week.",
+            "[session date: 1:56 pm on 8 May, 2023] I went to a pottery class last week.")) {
+      assertEquals(
+          "The user went to a pottery class last week (the week of 1 May 2023). (said on 8 May"
+              + " 2023)",
+          only(extract(input)).content(),
+          input);
+    }
+    MemoryCandidate zh = only(extract("【日期：2023年5月8日】我上周去了巴黎。"));
+    assertEquals("用户上周（2023年5月1日那一周）去了巴黎。（说于2023年5月8日）", zh.content());
+  }
+
+  @Test
+  void theUsersNameNamesTheUserInWhatTheySaid() {
+    Map<String, String> caroline =
+        Map.of("user_name", "Caroline", "session_date", "1:56 pm on 8 May, 2023");
+    assertEquals(
+        "Caroline went to the LGBTQ support group yesterday (7 May 2023). (said on 8 May 2023)",
+        only(extract("I went to the LGBTQ support group yesterday.", "", caroline)).content());
+    assertEquals(
+        "Caroline prefers tea over coffee.",
+        only(extract("User: I prefer tea over coffee.", "", Map.of("user_name", "Caroline")))
+            .content());
+    assertEquals(
+        "Caroline's favourite author is Ursula K. Le Guin.",
+        only(extract("Remember that my favourite author is Ursula K. Le Guin.", "", caroline))
+            .content());
+    assertEquals(
+        "小明昨天（2023年5月7日）去了巴黎。（说于2023年5月8日）",
+        only(extract("我昨天去了巴黎。", "", Map.of("user_name", "小明", "session_date", "2023-05-08")))
+            .content());
+    // A conversation's named speakers keep their own names.
+    assertTrue(
+        only(extract("Melanie: I painted a lake sunrise last year.", "", caroline))
+            .content()
+            .startsWith("Melanie painted"));
+  }
+
+  @Test
+  void aNamedUserIsReadAsAPersonOfAConversationButTeachesTheWorkspaceAsAUserDoes() {
+    Map<String, String> jon = Map.of("user_name", "Jon", "session_date", "2023-01-20");
+    // One record for the turn, scored as a person's turn: a mood alone stays below the gate.
+    MemoryCandidate turn =
+        only(
+            extract(
+                "I rehearsed with a small group of dancers after work. We do all kinds of dances,"
+                    + " from contemporary to hip-hop.",
+                "",
+                jon));
+    assertTrue(
+        turn.content().startsWith("Jon rehearsed with a small group of dancers after work."));
+    assertTrue(turn.content().contains("Jon and others do all kinds of dances"), turn.content());
+    MemoryCandidate mood = only(extract("I'm feeling confident and won't give up.", "", jon));
+    assertTrue(mood.scores().weighted() < 7.0f, () -> mood.content() + " " + mood.scores());
+    // Commands, canonical tokens and instructions are the workspace's as in any agent run.
+    MemoryCandidate db =
+        only(extract("The staging database is db-staging.internal:5432.", "", jon));
+    assertEquals(Owner.WORKSPACE, db.owner());
+    MemoryCandidate deploy = only(extract("To deploy, run `npm run deploy:prod`.", "", jon));
+    assertEquals(MemoryKind.PROCEDURAL, deploy.kind());
+    assertEquals(Owner.WORKSPACE, deploy.owner());
+    assertTrue(only(extract("Remember: our deploy day is Tuesday.", "", jon)).explicit());
+  }
+
+  @Test
+  void anEventOfADatedSessionCarriesTheSessionsDate() {
+    Map<String, String> dated = Map.of("session_date", "2023-05-08");
+    assertEquals(
+        "The user painted a sunrise with the user's kids. (said on 8 May 2023)",
+        only(extract("I painted a sunrise with my kids.", "", dated)).content());
+    assertEquals(
+        "The user painted a sunrise with the user's kids.",
+        only(extract("I painted a sunrise with my kids.")).content(),
+        "without a session date the run's own day is no conversation's date");
+    assertEquals(
+        "The user prefers tea over coffee.",
+        only(extract("I prefer tea over coffee.", "", dated)).content(),
+        "a preference is no event");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.memsidecar.language.dedupe;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -51,6 +52,17 @@ public interface DedupeRules {
    * needs nothing.
    */
   String subjectText(String text);
+
+  /**
+   * Where the text states an old value it says no longer holds, as {@code [start, end)} spans of
+   * the text: "Tuesday" in "Thursday, not Tuesday", "not Tuesday but Thursday", "changed from
+   * Tuesday to Thursday", "instead of npm"; "drinks coffee" in "no longer drinks coffee", "doesn't
+   * live in Paris anymore"; 周二 in "不是周二，而是周四", "从周二改成周四"; 喝咖啡 in "不再喝咖啡了". Empty when it states
+   * none, or for a language that reads none.
+   */
+  default List<int[]> retractions(String text) {
+    return List.of();
+  }
 
   /** Adds the dates written in this language's words ("March 1st", 3月1日). */
   void findDates(ValueScan scan);

@@ -30,6 +30,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ol>
  *   <li><b>duplicate, same content</b> (reason {@code same content}): equal but for case,
  *       whitespace and final punctuation;
+ *   <li><b>supersedes, correction</b> (reason {@code corrects Tuesday to Thursday for: deploy
+ *       day}): the candidate retracts an old value (the languages' {@link DedupeRules#retractions}:
+ *       "Thursday, not Tuesday", "not Tuesday but Thursday", "changed from Tuesday to Thursday",
+ *       "instead of npm", "no longer drinks coffee", "doesn't live in Paris anymore", "不是周二，而是周四",
+ *       "从周二改成周四", "不再喝咖啡了") that the stored text holds as its own value, name or words, the stored
+ *       text does not hold the candidate's new value already, and the subjects share two words (or
+ *       are the same single word), one besides the old value, at least {@value
+ *       #SUBJECT_OF_CORRECTION} of the candidate's subject and {@value
+ *       #STORED_SUBJECT_OF_CORRECTION} of the stored one's. An event too: the correction says so. A
+ *       retracted value is no value of the candidate for the rules below, and a retraction is a
+ *       change marker;
  *   <li><b>supersedes, new value</b> (reason {@code new value Thursday for: deploy day}): both
  *       texts hold a value of one type ({@link ValueType}) — a day of the week (English or
  *       周X/星期X/礼拜X), a date, a clock time (10:00, 3pm, 下午3点), a number or version, a canonical
@@ -80,6 +91,17 @@ public final class MemoryComparison {
 
   /** Subject overlap needed to supersede without a change marker (with a copula). */
   public static final double SUBJECT_WITHOUT_MARKER = 0.8;
+
+  /**
+   * Share of a correction's subject the stored text must hold for the correction to supersede it.
+   */
+  public static final double SUBJECT_OF_CORRECTION = 0.5;
+
+  /**
+   * Share of the stored text's subject a correction must hold to supersede it: a long memory that
+   * mentions the old value in passing is not superseded by a correction of one of its facts.
+   */
+  public static final double STORED_SUBJECT_OF_CORRECTION = 0.4;
 
   /** The most stored texts whose features are kept. */
   public static final int CACHE_ENTRIES = 1024;
@@ -157,11 +179,17 @@ public final class MemoryComparison {
     if (c.normalised().equals(e.normalised())) {
       return new TextRelation(Relation.DUPLICATE, "same content");
     }
+    String corrected = correction(c, e);
+    if (corrected != null) {
+      return new TextRelation(Relation.SUPERSEDES, corrected);
+    }
     String conflict = valueConflict(c, e, episodic);
     if (conflict != null) {
       return new TextRelation(Relation.SUPERSEDES, conflict);
     }
-    if (c.negated() != e.negated()) {
+    // A retraction's own negation ("Thursday, not Tuesday") is no contradiction: correction()
+    // judged it.
+    if (c.negated() != e.negated() && c.old().isEmpty()) {
       double j = jaccard(c.wordsNoNegation(), e.wordsNoNegation());
       if (j >= SUBJECT_WITHOUT_MARKER
           && Math.min(c.wordsNoNegation().size(), e.wordsNoNegation().size()) >= 2
@@ -256,6 +284,77 @@ public final class MemoryComparison {
       return null;
     }
     return "new value " + shown + " for: " + describe(subjC.values());
+  }
+
+  /**
+   * A reason when the candidate says that what the existing text states no longer holds, else null:
+   * the candidate retracts an old value ("..., not Tuesday", "no longer drinks coffee", "不是
+   * 周二，而是...") that the existing text holds as its own, the existing text does not already hold the
+   * candidate's new value of that type, and the two share their subject: a subject word besides the
+   * old value, at least {@value #SUBJECT_OF_CORRECTION} of the candidate's subject and {@value
+   * #STORED_SUBJECT_OF_CORRECTION} of the existing text's.
+   */
+  private static String correction(TextFeatures c, TextFeatures e) {
+    TextFeatures.Old old = c.old();
+    if (old.isEmpty()) {
+      return null;
+    }
+    String shown = null;
+    String fresh = null;
+    for (Map.Entry<ValueType, Map<String, String>> o : old.values().entrySet()) {
+      Map<String, String> existing = e.values().getOrDefault(o.getKey(), Map.of());
+      Map<String, String> now = c.values().getOrDefault(o.getKey(), Map.of());
+      for (Map.Entry<String, String> v : o.getValue().entrySet()) {
+        if (existing.containsKey(v.getKey())) {
+          if (!now.isEmpty() && existing.keySet().containsAll(now.keySet())) {
+            return null; // it says the new value already
+          }
+          shown = v.getValue().replaceAll("[.,;!?]+$", "");
+          fresh = now.isEmpty() ? null : now.values().iterator().next().replaceAll("[.,;!?]+$", "");
+          break;
+        }
+      }
+      if (shown != null) {
+        break;
+      }
+    }
+    if (shown == null) {
+      for (Map.Entry<String, String> n : old.names().entrySet()) {
+        if (e.capitalised().containsKey(n.getKey())) {
+          shown = n.getValue();
+          break;
+        }
+      }
+    }
+    if (shown == null
+        && !old.words().isEmpty()
+        && !e.negated()
+        && e.subject().keySet().containsAll(old.words().keySet())) {
+      shown = describe(old.words().values());
+    }
+    if (shown == null) {
+      return null;
+    }
+    Set<String> shared = new LinkedHashSet<>(c.subject().keySet());
+    shared.retainAll(e.subject().keySet());
+    Set<String> besides = new LinkedHashSet<>(shared);
+    besides.removeAll(old.words().keySet());
+    // Most of the correction's subject is the stored text's, and a good part of the stored text's
+    // subject is the correction's: a long record that mentions the old value in passing stays.
+    boolean sameSubject =
+        shared.size() >= 2
+            || shared.size() == 1 && c.subject().size() == 1 && e.subject().size() == 1;
+    if (besides.isEmpty()
+        || !sameSubject
+        || shared.size() < SUBJECT_OF_CORRECTION * c.subject().size()
+        || shared.size() < STORED_SUBJECT_OF_CORRECTION * e.subject().size()) {
+      return null;
+    }
+    return "corrects "
+        + shown
+        + (fresh == null ? "" : " to " + fresh)
+        + " for: "
+        + describe(besides.stream().map(c.subject()::get).toList());
   }
 
   /** The ALL_CAPS identifiers among canonical tokens ({@code NAME} of {@code NAME=value}). */

@@ -3,7 +3,9 @@ package dev.memsidecar.language.dedupe;
 import dev.memsidecar.language.Language;
 import dev.memsidecar.language.Terms;
 import dev.memsidecar.language.dedupe.CanonicalTokens.Span;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -16,7 +18,9 @@ import java.util.regex.Pattern;
 /**
  * What {@link MemoryComparison} needs of one text, computed once: its normal form, canonical
  * tokens, stemmed keywords (with and without negation words), values by type, subject, capitalised
- * names, and whether it marks a change, is negated, or states a value with a copula.
+ * names, what it says no longer holds (the old values, names and words of its retractions: "not
+ * Tuesday", "no longer drinks coffee"; they are not among its values and names), and whether it
+ * marks a change (a retraction does), is negated, or states a value with a copula.
  */
 record TextFeatures(
     String normalised,
@@ -26,6 +30,7 @@ record TextFeatures(
     Map<ValueType, Map<String, String>> values,
     Map<String, String> subject,
     Map<String, String> capitalised,
+    Old old,
     boolean marker,
     boolean negated,
     boolean copula) {
@@ -36,6 +41,31 @@ record TextFeatures(
     values = Collections.unmodifiableMap(values);
     subject = Collections.unmodifiableMap(subject);
     capitalised = Collections.unmodifiableMap(capitalised);
+  }
+
+  /**
+   * What a text says no longer holds.
+   *
+   * @param values the old values by type (key to shown form)
+   * @param names the old capitalised names (lower case to shown form)
+   * @param words the subject keys of the old value's other words ("drink", "coffee"), each to the
+   *     word that gave it
+   */
+  record Old(
+      Map<ValueType, Map<String, String>> values,
+      Map<String, String> names,
+      Map<String, String> words) {
+    static final Old NONE = new Old(Map.of(), Map.of(), Map.of());
+
+    Old {
+      values = Collections.unmodifiableMap(values);
+      names = Collections.unmodifiableMap(names);
+      words = Collections.unmodifiableMap(words);
+    }
+
+    boolean isEmpty() {
+      return values.isEmpty() && names.isEmpty() && words.isEmpty();
+    }
   }
 
   private static final Pattern NUMERIC_DATE =
@@ -77,14 +107,98 @@ record TextFeatures(
       scan.collect(NUMBER, ValueType.NUMBER);
     }
     String rest = scan.current();
+    List<int[]> retractions = new ArrayList<>();
+    for (Language language : languages) {
+      retractions.addAll(language.dedupe().retractions(text));
+    }
+    Map<ValueType, Map<String, String>> values = scan.values();
+    Map<ValueType, Map<String, String>> oldValues = new EnumMap<>(ValueType.class);
+    if (!retractions.isEmpty()) {
+      // A value found only where the text says it no longer holds is an old value, not the text's.
+      Map<ValueType, Set<String>> current = new EnumMap<>(ValueType.class);
+      for (ValueScan.Found f : scan.found()) {
+        if (within(retractions, f.start(), f.end())) {
+          oldValues
+              .computeIfAbsent(f.type(), t -> new LinkedHashMap<>())
+              .putIfAbsent(f.key(), values.get(f.type()).get(f.key()));
+        } else {
+          current.computeIfAbsent(f.type(), t -> new HashSet<>()).add(f.key());
+        }
+      }
+      values = new EnumMap<>(ValueType.class);
+      for (Map.Entry<ValueType, Map<String, String>> e : scan.values().entrySet()) {
+        Set<String> keep = current.getOrDefault(e.getKey(), Set.of());
+        Map<String, String> kept = new LinkedHashMap<>(e.getValue());
+        kept.keySet().retainAll(keep);
+        if (!kept.isEmpty()) {
+          values.put(e.getKey(), kept);
+        }
+      }
+    }
     Map<String, String> capitalised = new LinkedHashMap<>();
+    Map<String, String> oldNames = new LinkedHashMap<>();
     for (int[] w : CanonicalTokens.wordRuns(rest)) {
       String word = rest.substring(w[0], w[1]);
       if (isCapitalised(word) && !sentenceInitial(rest, w[0])) {
-        capitalised.putIfAbsent(word.toLowerCase(Locale.ROOT), word);
+        (within(retractions, w[0], w[1]) ? oldNames : capitalised)
+            .putIfAbsent(word.toLowerCase(Locale.ROOT), word);
       }
     }
-    String subjectText = rest;
+    oldNames.keySet().removeAll(capitalised.keySet());
+    Map<String, String> subject = subjectKeys(rest, languages);
+    subject.values().removeIf(w -> oldNames.containsKey(w));
+    Map<String, String> oldWords = new LinkedHashMap<>();
+    for (int[] r : retractions) {
+      subjectKeys(rest.substring(r[0], r[1]), languages).forEach(oldWords::putIfAbsent);
+    }
+    for (String name : oldNames.keySet()) {
+      oldWords.remove(stem(name, languages));
+    }
+    Old old = retractions.isEmpty() ? Old.NONE : new Old(oldValues, oldNames, oldWords);
+    Set<String> words = new HashSet<>();
+    Set<String> noNeg = new HashSet<>();
+    List<String> terms = Terms.of(text);
+    Set<String> all = new HashSet<>(terms);
+    for (String w : terms) {
+      if (Terms.isStopword(w)) {
+        continue;
+      }
+      String s = stem(w, languages);
+      words.add(s);
+      if (!isFiller(s, languages) && !isNegation(s, languages)) {
+        noNeg.add(s);
+      }
+    }
+    boolean marker = !old.isEmpty();
+    boolean negated = false;
+    boolean copula = lower.contains("=") || lower.contains(": ");
+    for (Language language : languages) {
+      DedupeRules rules = language.dedupe();
+      marker |= rules.marksChange(all, lower);
+      negated |= rules.negates(all, lower);
+      copula |= rules.links(all, lower);
+    }
+    return new TextFeatures(
+        MemoryComparison.normalise(text),
+        tokens,
+        words,
+        noNeg,
+        values,
+        subject,
+        capitalised,
+        old,
+        marker,
+        negated,
+        copula);
+  }
+
+  /**
+   * The subject keys of {@code text} (values already blanked): its words less stopwords, filler and
+   * single ASCII letters, stemmed, a relation's words as its concept ("lives", "based":
+   * {@code @location}); each key to the first word that gave it.
+   */
+  private static Map<String, String> subjectKeys(String text, List<Language> languages) {
+    String subjectText = text;
     for (Language language : languages) {
       subjectText = language.dedupe().subjectText(subjectText);
     }
@@ -102,40 +216,17 @@ record TextFeatures(
       String concept = concept(s, languages);
       subject.putIfAbsent(concept != null ? concept : s, w);
     }
-    Set<String> words = new HashSet<>();
-    Set<String> noNeg = new HashSet<>();
-    List<String> terms = Terms.of(text);
-    Set<String> all = new HashSet<>(terms);
-    for (String w : terms) {
-      if (Terms.isStopword(w)) {
-        continue;
-      }
-      String s = stem(w, languages);
-      words.add(s);
-      if (!isFiller(s, languages) && !isNegation(s, languages)) {
-        noNeg.add(s);
+    return subject;
+  }
+
+  /** Whether a value or word at {@code [start, end)} starts in one of {@code spans}. */
+  private static boolean within(List<int[]> spans, int start, int end) {
+    for (int[] r : spans) {
+      if (start >= r[0] && start < r[1] && end > start) {
+        return true;
       }
     }
-    boolean marker = false;
-    boolean negated = false;
-    boolean copula = lower.contains("=") || lower.contains(": ");
-    for (Language language : languages) {
-      DedupeRules rules = language.dedupe();
-      marker |= rules.marksChange(all, lower);
-      negated |= rules.negates(all, lower);
-      copula |= rules.links(all, lower);
-    }
-    return new TextFeatures(
-        MemoryComparison.normalise(text),
-        tokens,
-        words,
-        noNeg,
-        scan.values(),
-        subject,
-        capitalised,
-        marker,
-        negated,
-        copula);
+    return false;
   }
 
   /** The stem of the first language that stems {@code word}, else the word. */

@@ -1,5 +1,6 @@
 package dev.memsidecar.language.dedupe;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,10 @@ public final class ValueScan {
   private final String lower;
   private final boolean digits;
   private final Map<ValueType, Map<String, String>> values = new EnumMap<>(ValueType.class);
+  private final List<Found> found = new ArrayList<>();
+
+  /** One value found: its type, key, and where it stands in the text. */
+  record Found(ValueType type, String key, int start, int end) {}
 
   ValueScan(char[] work, String lower) {
     this.work = work;
@@ -90,6 +95,7 @@ public final class ValueScan {
         key = SPACES_DOTS.matcher(shown.toLowerCase(Locale.ROOT)).replaceAll("");
       }
       values.computeIfAbsent(type, k -> new LinkedHashMap<>()).putIfAbsent(key, shown);
+      found.add(new Found(type, key, m.start(), m.end()));
       CanonicalTokens.blank(work, m.start(), m.end());
     }
   }
@@ -100,6 +106,7 @@ public final class ValueScan {
    */
   public void add(ValueType type, String key, String shown, int start, int end) {
     values.computeIfAbsent(type, k -> new LinkedHashMap<>()).putIfAbsent(key, shown);
+    found.add(new Found(type, key, start, end));
     CanonicalTokens.blank(work, start, end);
   }
 
@@ -114,6 +121,11 @@ public final class ValueScan {
 
   Map<ValueType, Map<String, String>> values() {
     return values;
+  }
+
+  /** Every value found, in the order found. */
+  List<Found> found() {
+    return found;
   }
 
   private static boolean hasDigit(String s) {

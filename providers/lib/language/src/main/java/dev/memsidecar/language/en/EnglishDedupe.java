@@ -3,10 +3,12 @@ package dev.memsidecar.language.en;
 import dev.memsidecar.language.dedupe.DedupeRules;
 import dev.memsidecar.language.dedupe.ValueScan;
 import dev.memsidecar.language.dedupe.ValueType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -66,6 +68,44 @@ final class EnglishDedupe implements DedupeRules {
           "jan january feb february mar march apr april may jun june jul july aug august sep"
               + " sept september oct october nov november dec december");
 
+  /** An old value: the rest of a clause, at most 60 characters. */
+  private static final String OLD = "([^,;.!?()]{1,60}?)";
+
+  /** Where a clause ends. */
+  private static final String CLAUSE_END = "(?=\\s*(?:[,;.!?)]|$))";
+
+  private static final String OLD_VALUE_VERBS =
+      "chang\\w*|mov\\w*|switch\\w*|updat\\w*|shift\\w*|went|go|goes|going|gone"
+          + "|reschedul\\w*|postpon\\w*|push\\w*|bump\\w*|turn\\w*|convert\\w*|migrat\\w*"
+          + "|replac\\w*|renam\\w*|upgrad\\w*|downgrad\\w*|rais\\w*|lower\\w*|increas\\w*"
+          + "|decreas\\w*|cut";
+
+  /**
+   * "Thursday, not Tuesday"; "not Tuesday but Thursday"; "instead of npm", "rather than Tuesday";
+   * "changed from Tuesday to Thursday"; "no longer drinks coffee"; "doesn't live in Paris anymore".
+   * Group 1 is the old value.
+   */
+  private static final List<Pattern> RETRACTIONS =
+      List.of(
+          Pattern.compile(
+              "(?i)(?:,|\\s[-–—])\\s*(?:and\\s+|but\\s+)?not\\s+(?:(?:on|at|in|to|the|a|an)\\s+)*"
+                  + OLD
+                  + "(?=\\s*(?:[,;.!?)]|$|\\s+(?:any\\s?more|now)\\b))"),
+          Pattern.compile(
+              "(?i)\\bnot\\s+(?:(?:on|at|in|to|the|a|an)\\s+)*" + OLD + "\\s*,?\\s+but\\b"),
+          Pattern.compile("(?i)\\b(?:instead of|rather than)\\s+" + OLD + CLAUSE_END),
+          Pattern.compile(
+              "(?i)\\b(?:"
+                  + OLD_VALUE_VERBS
+                  + ")\\b[^,;.!?]{0,40}?\\bfrom\\s+"
+                  + OLD
+                  + "\\s+(?:to|into|for)\\b"),
+          Pattern.compile(
+              "(?i)\\bno longer\\s+"
+                  + OLD
+                  + "(?=\\s*(?:[,;.!?)]|$|\\s+(?:but|and|since|because|as)\\b))"),
+          Pattern.compile("(?i)(?:\\bnot|n't|n’t|\\bnever)\\s+" + OLD + "\\s+any\\s?more\\b"));
+
   private static Set<String> words(String spaced) {
     return Set.of(spaced.split(" "));
   }
@@ -108,6 +148,29 @@ final class EnglishDedupe implements DedupeRules {
   @Override
   public String subjectText(String text) {
     return text;
+  }
+
+  @Override
+  public List<int[]> retractions(String text) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    if (!lower.contains("not")
+        && !lower.contains("n't")
+        && !lower.contains("n’t")
+        && !lower.contains("never")
+        && !lower.contains("instead")
+        && !lower.contains("rather")
+        && !lower.contains("from")
+        && !lower.contains("longer")) {
+      return List.of();
+    }
+    List<int[]> out = new ArrayList<>();
+    for (Pattern p : RETRACTIONS) {
+      Matcher m = p.matcher(text);
+      while (m.find()) {
+        out.add(new int[] {m.start(1), m.end(1)});
+      }
+    }
+    return out;
   }
 
   @Override

@@ -1,23 +1,27 @@
 package dev.memsidecar.language.en;
 
+import dev.memsidecar.language.Terms;
 import dev.memsidecar.language.extraction.AnyLanguage;
 import dev.memsidecar.language.extraction.Specifics;
 import dev.memsidecar.language.extraction.Statement;
 import dev.memsidecar.language.extraction.StatementReader;
 import dev.memsidecar.language.extraction.Utterance;
+import dev.memsidecar.language.extraction.WordSets;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Reads one English sentence of a person's turn into a statement. Dropped as small talk: closers
  * ("Talk soon", "Glad to hear"), reactions that name nothing ("That's great!"), advice and verdicts
- * between people that name nothing ("Keep it up", "The kids look so cute"), questions that ask, and
- * sentences with too few content words. Kept however it is phrased: what a question states, a
- * verdict on what the speaker has just told ("It was a really peaceful experience"), advice or a
- * verdict beside three concrete words ("You can use coconut oil instead of butter"), a sentence
- * whose subject (the speaker) was left out ("Gonna continue my edu", "Researching adoption
- * agencies"). Stateless and thread-safe.
+ * between people that name nothing ("Keep it up", "The kids look so cute"), questions that ask,
+ * sentences with too few content words, and any of these with a name said to the listener ("Thanks,
+ * Caroline!", "Morning, Mel!", "Sure thing, Mel!": the name is no specific). Kept however it is
+ * phrased: what a question states, a verdict on what the speaker has just told ("It was a really
+ * peaceful experience"), advice or a verdict beside three concrete words ("You can use coconut oil
+ * instead of butter"), a sentence whose subject (the speaker) was left out ("Gonna continue my
+ * edu", "Researching adoption agencies"). Stateless and thread-safe.
  */
 final class EnglishStatements implements StatementReader {
   private final EnglishExtractionLexicon lexicon = new EnglishExtractionLexicon();
@@ -27,16 +31,17 @@ final class EnglishStatements implements StatementReader {
   /** Closers and replies that tell nothing: "Talk soon", "Glad to hear", "Sounds fun". */
   private static final Pattern CLOSER =
       Pattern.compile(
-          "(?i)^(?:talk (?:to you )?soon|see (?:you|ya)|bye|goodbye|take care|catch (?:you|ya)|have"
-              + " a (?:good|great|nice|wonderful|lovely|fun)|good night|goodnight|good luck|best of"
-              + " luck|enjoy|hope you|hope all|hope it|hope that|i hope you|i hope it|i hope"
-              + " that|hope your|glad to hear|glad you|glad it|i'm glad|i am glad|so glad|good to"
-              + " (?:see|hear|know)|great to (?:see|hear|know)|nice to (?:see|hear|know)|can't wait"
-              + " to (?:hear|see)|let me know|keep (?:it up|up the|going|me posted|at"
-              + " it|pushing|rocking|shining|doing)|you (?:got|can do) this|you've got this|no"
-              + " worries|no problem|you're welcome|my pleasure|likewise|same here|me too|me"
-              + " neither|thanks|thank you|thx|cheers|congrats|congratulations|way to go|well"
-              + " done|good job|great job|nice job|sounds"
+          "(?i)^(?:talk (?:to you )?(?:soon|later)|ttyl|later\\b|see (?:you|ya)|bye|goodbye|take"
+              + " care|catch (?:you|ya)|have a (?:good|great|nice|wonderful|lovely|fun)|good"
+              + " night|goodnight|good luck|best of luck|enjoy|hope you|hope all|hope it|hope"
+              + " that|i hope you|i hope it|i hope that|hope your|glad to hear|glad you|glad it|i'm"
+              + " glad|i am glad|so glad|good to (?:see|hear|know)|great to (?:see|hear|know)|nice"
+              + " to (?:see|hear|know)|can't wait to (?:hear|see)|let me know|keep (?:it up|up"
+              + " the|going|me posted|at it|pushing|rocking|shining|doing)|you (?:got|can do)"
+              + " this|you've got this|no worries|no problem|you're welcome|my"
+              + " pleasure|likewise|same here|me too|me neither|thanks|thank"
+              + " you|thx|cheers|congrats|congratulations|way to go|well done|good job|great"
+              + " job|nice job|sounds"
               + " (?:good|great|fun|awesome|amazing|like|lovely|wonderful|cool|interesting|exciting)|looks"
               + " (?:good|great|fun|awesome|amazing|like|lovely|wonderful|cool|beautiful)|that"
               + " (?:sounds|looks|seems|must|must've|would|'d)|i'm (?:so )?happy for|i'm (?:so"
@@ -116,11 +121,43 @@ final class EnglishStatements implements StatementReader {
           "(?:[,;:—–]|\\s-|\\b(?i:and|but|so|because))\\s*(?i:it|that|this|he|she|they|we|i|you"
               + "|there)\\b");
   private static final Pattern VOCATIVE = Pattern.compile("^(\\p{Lu}\\p{Ll}{1,20})\\s*[,!]\\s+");
+  private static final Pattern ANY_VOCATIVE =
+      Pattern.compile("^(\\p{Lu}\\p{Ll}{1,20})(?:\\s+\\p{Lu}\\p{Ll}{1,20})?\\s*(?:[,!]+\\s*|$)");
+
+  /** Capitalised words that open a sentence before a comma and are no names. */
+  private static final Set<String> NOT_NAMES =
+      WordSets.of(
+          """
+          overall anyway anyways besides also still however meanwhile otherwise plus yes yeah no
+          well so now then today tonight tomorrow yesterday sometimes lately recently currently
+          though although luckily unfortunately thankfully sadly hopefully seriously okay alright
+          right sure wait look listen oh wow hey hi hello thanks please sorry again first second
+          next last finally later earlier afterwards instead actually basically literally
+          """);
+
+  private static final Pattern ANY_TRAILING_VOCATIVE =
+      Pattern.compile(",\\s*\\p{Lu}\\p{Ll}{1,20}(?:\\s+\\p{Lu}\\p{Ll}{1,20})?\\s*[.!?~]*$");
   private static final Pattern TRAILING_VOCATIVE =
       Pattern.compile(",\\s*(\\p{Lu}\\p{Ll}{1,20})\\s*([.!?]*)$");
 
   @Override
   public Statement read(String sentence, Utterance utterance, boolean continues) {
+    Statement statement = readAsSaid(sentence, utterance, continues);
+    if (statement == null) {
+      return null;
+    }
+    // "Morning, Mel!", "Sure thing, Caroline!": a name said to the listener is no specific, so a
+    // sentence that is small talk without it is small talk. The statement keeps the name.
+    String said = AnyLanguage.stripLeadingChatter(sentence);
+    String unaddressed = withoutAnyVocative(said);
+    if (unaddressed.length() < said.length()
+        && (unaddressed.isBlank() || readAsSaid(unaddressed, utterance, continues) == null)) {
+      return null;
+    }
+    return statement;
+  }
+
+  private Statement readAsSaid(String sentence, Utterance utterance, boolean continues) {
     String speaker = utterance.speaker();
     String addressee = utterance.addressee();
     boolean named = utterance.named();
@@ -181,6 +218,32 @@ final class EnglishStatements implements StatementReader {
           (progressive ? "I am " : "I ") + Character.toLowerCase(s.charAt(0)) + s.substring(1);
     }
     return Statement.of(s, wording, sp, utterance, lexicon, voice, about, verdict);
+  }
+
+  /**
+   * {@code s} without a name that opens it before a comma or "!" ("Mel, ...", "Caroline! ...") or
+   * ends it after a comma ("..., Mel!"), whoever the listener is.
+   */
+  private static String withoutAnyVocative(String s) {
+    String out = s;
+    Matcher m = ANY_VOCATIVE.matcher(out);
+    if (m.lookingAt() && isName(m.group(1))) {
+      out = out.substring(m.end()).strip();
+    }
+    Matcher end = ANY_TRAILING_VOCATIVE.matcher(out);
+    if (end.find()) {
+      out = out.substring(0, end.start()).strip();
+    }
+    return out;
+  }
+
+  /** Whether a capitalised word opening a sentence may be a name: not "Overall", "Honestly". */
+  private static boolean isName(String word) {
+    String w = word.toLowerCase(Locale.ROOT);
+    return !w.endsWith("ly")
+        && !NOT_NAMES.contains(w)
+        && !Terms.isStopword(w)
+        && !AnyLanguage.isFiller(w);
   }
 
   /** "Gina, you won't believe it" without "Gina, " (also a short form such as "Mel,"). */

@@ -28,7 +28,7 @@ final class EnglishTranscriptWords {
 
   static final TranscriptWords WORDS =
       new TranscriptWords(
-          "session[ _]?date|date|time|session[ _]?time",
+          "session[ _]?date|session[ _]?time|date|time|timestamp",
           "[\\p{Lu}][\\p{L}\\p{M}'.-]*(?: [\\p{Lu}\\d][\\p{L}\\p{M}\\d'.-]*){0,2}"
               + "|[Uu]ser|[Aa]ssistant|[Hh]uman|AI|[Aa]gent|[Bb]ot|[Ss]ystem",
           Set.of("user", "human", "me"),

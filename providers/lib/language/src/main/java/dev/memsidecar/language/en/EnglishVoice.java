@@ -202,6 +202,13 @@ final class EnglishVoice implements Voice {
       if (ADVERBS.contains(lw) || (lw.endsWith("ly") && lw.length() > 4)) {
         continue;
       }
+      int after = nextWord(tokens, j);
+      if (lw.equals("no")
+          && after >= 0
+          && tokens.get(after).toLowerCase(Locale.ROOT).equals("longer")) {
+        j = after; // "I no longer drink": "the user no longer drinks"
+        continue;
+      }
       String v = thirdPersonVerb(lw);
       if (v != null) {
         tokens.set(j, v);

@@ -3,8 +3,10 @@ package dev.memsidecar.language.zh;
 import dev.memsidecar.language.dedupe.DedupeRules;
 import dev.memsidecar.language.dedupe.ValueScan;
 import dev.memsidecar.language.dedupe.ValueType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -39,6 +41,20 @@ final class ChineseDedupe implements DedupeRules {
   private static final String[] DAYS = {
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"
   };
+
+  /** An old value: the rest of a clause, at most 20 characters. */
+  private static final String OLD = "([^，,。；;！!？?、\\s]{1,20}?)";
+
+  private static final String CHANGE_VERBS =
+      "改成|改为|改到|换成|换为|变成|变为|调整为|调整到|更新为|推迟到|提前到|挪到|搬到|转到|升级到|降到|涨到";
+
+  /** "不是周二，而是周四"; "从周二改成周四", "把周二改成周四"; "不再喝咖啡了", "而不是周二", "已经不是周二了". Group 1 is the old value. */
+  private static final List<Pattern> RETRACTIONS =
+      List.of(
+          Pattern.compile("不是" + OLD + "[，,、\\s]*而是"),
+          Pattern.compile("[从把]" + OLD + "(?:" + CHANGE_VERBS + ")"),
+          Pattern.compile("(?:而不是|不再是|不再|已经不是)" + OLD + "(?=了?(?:[，,。；;！!？?]|$))"),
+          Pattern.compile("(?<!而)不是" + OLD + "了(?=[，,。；;！!？?]|$)"));
 
   /** Unchanged: Chinese is compared by characters, not stems. */
   @Override
@@ -90,6 +106,21 @@ final class ChineseDedupe implements DedupeRules {
       b.append(FUNCTION_CHARS.indexOf(c) >= 0 ? ' ' : c);
     }
     return b.toString();
+  }
+
+  @Override
+  public List<int[]> retractions(String text) {
+    if (!text.contains("不") && !text.contains("从") && !text.contains("把")) {
+      return List.of();
+    }
+    List<int[]> out = new ArrayList<>();
+    for (Pattern p : RETRACTIONS) {
+      Matcher m = p.matcher(text);
+      while (m.find()) {
+        out.add(new int[] {m.start(1), m.end(1)});
+      }
+    }
+    return out;
   }
 
   @Override

@@ -22,7 +22,7 @@ final class ChineseTranscriptWords {
 
   static final TranscriptWords WORDS =
       new TranscriptWords(
-          "日期|时间",
+          "会话日期|会话时间|日期|时间",
           "[\\p{IsHan}]{1,4}",
           Set.of("用户", "我", "客户"),
           Set.of("助手", "系统", "机器人", "智能体"),

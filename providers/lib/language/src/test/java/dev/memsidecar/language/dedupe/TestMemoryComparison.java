@@ -210,4 +210,73 @@ class TestMemoryComparison {
         "The deploy day is Thursday and Alice prefers tea", "The billing service runs on Go 1.22");
     assertNone("Use pnpm for installs", "The deploy day is Tuesday");
   }
+
+  @Test
+  void aCorrectionSupersedesWhatItSaysNoLongerHoldsHoweverEachIsWorded() {
+    String correction = "Correction: the deploy day is now Thursday, not Tuesday.";
+    for (String stored :
+        List.of(
+            "Remember: our deploy day is Tuesday.",
+            "The team's deploy day is Tuesday.",
+            "Our deploy day is Tuesday")) {
+      Optional<TextRelation> m = match(correction, stored);
+      assertTrue(m.isPresent(), stored);
+      assertEquals(Relation.SUPERSEDES, m.get().relation(), stored);
+      assertEquals("corrects Tuesday to Thursday for: deploy day", m.get().reason(), stored);
+    }
+    assertRelation(
+        Relation.SUPERSEDES, "The deploy day is Thursday, not Tuesday.", "Deploy day: Tuesday");
+    assertRelation(
+        Relation.SUPERSEDES,
+        "The release day changed from Tuesday to Thursday.",
+        "The release day is Tuesday.");
+    assertRelation(
+        Relation.SUPERSEDES,
+        "Actually, the standup is at 10am, not 9am.",
+        "The standup is at 9am.");
+    assertRelation(
+        Relation.SUPERSEDES,
+        "The team no longer deploys on Tuesday; it deploys on Thursday.",
+        "The team deploys on Tuesday.");
+    assertRelation(
+        Relation.SUPERSEDES, "Use pnpm instead of npm for installs.", "Use npm for installs.");
+    assertRelation(
+        Relation.SUPERSEDES,
+        "Caroline doesn't live in Paris anymore; she lives in Berlin now.",
+        "Caroline lives in Paris.");
+    assertRelation(
+        Relation.SUPERSEDES,
+        "The user no longer drinks coffee.",
+        "The user drinks coffee every morning.");
+    // An event is corrected too: the correction says so.
+    assertEquals(
+        Relation.SUPERSEDES,
+        COMPARISON
+            .candidate("Caroline went to the support group on Friday, not Thursday.")
+            .relationTo("Caroline went to the support group on Thursday.", true)
+            .map(TextRelation::relation)
+            .orElse(null));
+  }
+
+  @Test
+  void chineseCorrectionsSupersede() {
+    assertRelation(Relation.SUPERSEDES, "部署日不是周二，而是周四。", "部署日是周二。");
+    assertRelation(Relation.SUPERSEDES, "部署日从周二改成周四。", "记住：部署日是周二。");
+    assertRelation(Relation.SUPERSEDES, "把站会时间从上午9点改到上午10点。", "站会时间是上午9点。");
+    assertRelation(Relation.SUPERSEDES, "用户不再喝咖啡了。", "用户每天早上喝咖啡。");
+  }
+
+  @Test
+  void aCorrectionLeavesOtherSubjectsAndWhatItAlreadySaysAlone() {
+    String correction = "Correction: the deploy day is now Thursday, not Tuesday.";
+    assertNone(correction, "The review day is Tuesday.");
+    assertNone(correction, "The deploy day is Thursday and the review day is Tuesday.");
+    assertNone("Melanie isn't going to the party anymore.", "Caroline is going to the party.");
+    assertNone("I like cats, not dogs.", "Melanie walks her dogs every morning.");
+    assertNone(
+        "It's not about winning, it's about having fun.", "John's team won the championship.");
+    assertNone("部署日不是周二，而是周四。", "评审日是周二。");
+    // Said again, it repeats itself.
+    assertRelation(Relation.DUPLICATE, correction, "The deploy day is now Thursday, not Tuesday.");
+  }
 }
