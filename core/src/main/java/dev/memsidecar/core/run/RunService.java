@@ -39,6 +39,7 @@ import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.language.ReferenceTime;
 import dev.memsidecar.language.Terms;
+import dev.memsidecar.language.extraction.DatePhrases;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.DateTimeException;
@@ -270,9 +271,10 @@ public final class RunService {
    * Recalled facts and session evidence in one ranking: both are scored by the one hybrid score
    * (the stores' for facts, {@link SessionService} the same formula for messages), merged best
    * first (a tie goes to the fact), and the first {@code topK} kept. A fact and the turn it was
-   * extracted from (same run, most words shared) never both take a slot, and the fact, which says
-   * it with the names and dates resolved, takes the slot of the first of the two. Evidence answers
-   * to the flag recall answers to: none when LangMem.read is off.
+   * extracted from (same run, most words shared) never both take a slot: the first of the two to
+   * rank takes it, as the fact when the fact says four in five of the turn's words (it says them
+   * with the names and dates resolved), else as the turn. Evidence answers to the flag recall
+   * answers to: none when LangMem.read is off.
    */
   private Blend recall(Scope scope, String input, int topK, RequestOptions options) {
     if (input.isBlank()) {
@@ -308,11 +310,11 @@ public final class RunService {
       }
       SessionHit message = evidence.get(e++);
       Said said = Said.of(message);
-      // The fact extracted from this turn, further down, says it with names and dates resolved:
-      // it takes the turn's slot.
+      // The fact extracted from this turn, further down, says it with the names and dates
+      // resolved: it takes the turn's slot when it says most of what the turn says.
       int stand = -1;
       for (int j = f; j < facts.size() && stand < 0; j++) {
-        if (!used[j] && factItems.get(j).sameTurn(said)) {
+        if (!used[j] && factItems.get(j).sameTurn(said) && factItems.get(j).covers(said)) {
           stand = j;
         }
       }
@@ -362,6 +364,11 @@ public final class RunService {
       return small.isEmpty() || shared(small, large) * 2 >= small.size();
     }
 
+    /** Whether this holds four in five of {@code other}'s words. */
+    boolean covers(Said other) {
+      return shared(other.words, words) * 5 >= other.words.size() * 4;
+    }
+
     /**
      * Whether a kept item already says this: the same turn, or nine in ten of its words (a fact
      * taught again, a message repeated).
@@ -380,7 +387,10 @@ public final class RunService {
     }
   }
 
-  /** One line per message: who, when, what. */
+  /**
+   * One line per message: who, when, what; its relative dates followed by the dates they meant on
+   * the day it was said.
+   */
   static String evidenceBody(List<SessionHit> hits, ZoneId zone) {
     StringBuilder out = new StringBuilder();
     for (SessionHit hit : hits) {
@@ -390,6 +400,8 @@ public final class RunService {
       if (text.length() > MAX_EVIDENCE_LINE_CHARS) {
         text = hit.snippet();
       }
+      // "yesterday" said on 8 May 2023 reads "yesterday (7 May 2023)".
+      text = DatePhrases.annotate(text, m.time().atZone(zone).toLocalDate());
       out.append("- [")
           .append(EVIDENCE_TIME.format(m.time().atZone(zone)))
           .append("] ")
