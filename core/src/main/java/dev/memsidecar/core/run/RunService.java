@@ -271,10 +271,9 @@ public final class RunService {
    * Recalled facts and session evidence in one ranking: both are scored by the one hybrid score
    * (the stores' for facts, {@link SessionService} the same formula for messages), merged best
    * first (a tie goes to the fact), and the first {@code topK} kept. A fact and the turn it was
-   * extracted from (same run, most words shared) never both take a slot: the first of the two to
-   * rank takes it, as the fact when the fact says four in five of the turn's words (it says them
-   * with the names and dates resolved), else as the turn. Evidence answers to the flag recall
-   * answers to: none when LangMem.read is off.
+   * extracted from (same run, most words shared) never both take a slot: the fact, which says it
+   * with the names and dates resolved, takes the slot of the first of the two to rank. Evidence
+   * answers to the flag recall answers to: none when LangMem.read is off.
    */
   private Blend recall(Scope scope, String input, int topK, RequestOptions options) {
     if (input.isBlank()) {
@@ -311,10 +310,10 @@ public final class RunService {
       SessionHit message = evidence.get(e++);
       Said said = Said.of(message);
       // The fact extracted from this turn, further down, says it with the names and dates
-      // resolved: it takes the turn's slot when it says most of what the turn says.
+      // resolved: it takes the turn's slot.
       int stand = -1;
       for (int j = f; j < facts.size() && stand < 0; j++) {
-        if (!used[j] && factItems.get(j).sameTurn(said) && factItems.get(j).covers(said)) {
+        if (!used[j] && factItems.get(j).sameTurn(said)) {
           stand = j;
         }
       }
@@ -362,11 +361,6 @@ public final class RunService {
       Set<String> small = words.size() <= other.words.size() ? words : other.words;
       Set<String> large = small == words ? other.words : words;
       return small.isEmpty() || shared(small, large) * 2 >= small.size();
-    }
-
-    /** Whether this holds four in five of {@code other}'s words. */
-    boolean covers(Said other) {
-      return shared(other.words, words) * 5 >= other.words.size() * 4;
     }
 
     /**
