@@ -164,7 +164,8 @@ class TestArchitecture {
     DescribedPredicate<JavaClass> services =
         nameMatching(top + "\\w+GrpcService" + nested).forSubtype();
     DescribedPredicate<JavaClass> mapping =
-        nameMatching(top + "(ProtoMapping|StatusMapping|RequestParsing)" + nested).forSubtype();
+        nameMatching(top + "(ProtoMapping|SessionMapping|StatusMapping|RequestParsing)" + nested)
+            .forSubtype();
     DescribedPredicate<JavaClass> server =
         resideInAPackage("dev.memsidecar.sidecar")
             .and(not(entry))
