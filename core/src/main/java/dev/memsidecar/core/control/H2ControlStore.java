@@ -54,6 +54,7 @@ public final class H2ControlStore implements ControlStore {
   private final ToolRuleTables rules;
   private final ToolStatsTables stats;
   private final SessionTables sessions;
+  private final SessionVectorTables vectorTables;
 
   private H2ControlStore(ControlDatabase db) {
     this.db = db;
@@ -62,6 +63,7 @@ public final class H2ControlStore implements ControlStore {
     this.rules = new ToolRuleTables(db);
     this.stats = new ToolStatsTables(db);
     this.sessions = new SessionTables(db);
+    this.vectorTables = new SessionVectorTables(db);
   }
 
   /**
@@ -191,11 +193,6 @@ public final class H2ControlStore implements ControlStore {
   }
 
   @Override
-  public boolean exists(SessionKey key) {
-    return sessions.exists(key);
-  }
-
-  @Override
   public List<Match> bm25(SessionKey.Owner owner, Set<String> terms, Filter filter, int limit) {
     return sessions.bm25(owner, terms, filter, limit);
   }
@@ -207,23 +204,23 @@ public final class H2ControlStore implements ControlStore {
 
   @Override
   public void putVectors(String embedder, List<MessageVector> vectors) {
-    sessions.putVectors(embedder, vectors);
+    vectorTables.putVectors(embedder, vectors);
   }
 
   @Override
   public List<MessageVector> vectors(
       SessionKey.Owner owner, String embedder, long afterVectorSequence, int limit) {
-    return sessions.vectors(owner, embedder, afterVectorSequence, limit);
+    return vectorTables.vectors(owner, embedder, afterVectorSequence, limit);
   }
 
   @Override
   public long generation(SessionKey.Owner owner) {
-    return sessions.generation(owner);
+    return vectorTables.generation(owner);
   }
 
   @Override
   public List<Keyed> unembedded(String embedder, int limit) {
-    return sessions.unembedded(embedder, limit);
+    return vectorTables.unembedded(embedder, limit);
   }
 
   @Override

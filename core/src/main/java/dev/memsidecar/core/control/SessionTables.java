@@ -7,8 +7,6 @@ import dev.memsidecar.core.sessions.SessionInfo;
 import dev.memsidecar.core.sessions.SessionKey;
 import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionStore;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,8 +23,9 @@ import java.util.Set;
 /**
  * Sessions ({@code sessions}), their messages ({@code session_messages}) and the inverted index of
  * the visible messages' terms ({@code session_terms}, with per-owner totals in {@code
- * session_stats}), {@link ControlSchema}. Portable SQL: the index is an ordinary table, so the same
- * search runs on H2 and PostgreSQL; BM25 is computed here from the postings of the query's terms.
+ * session_stats}), {@link ControlSchema}; their vectors are {@link SessionVectorTables}'. Portable
+ * SQL: the index is an ordinary table, so the same search runs on H2 and PostgreSQL; BM25 is
+ * computed here from the postings of the query's terms.
  *
  * <p>An append is one transaction that locks its session's row, so the messages of one session get
  * consecutive sequence numbers in commit order; two appends to one new session race to create its
@@ -45,8 +44,8 @@ final class SessionTables {
   /** Messages a retention pass deletes per transaction. */
   static final int PURGE_BATCH = 500;
 
-  private static final String KEY = "workspace_id = ? AND user_id = ? AND session_id = ?";
-  private static final String MESSAGE_COLUMNS =
+  static final String KEY = "workspace_id = ? AND user_id = ? AND session_id = ?";
+  static final String MESSAGE_COLUMNS =
       "session_id, seq, id, role, name, content, message_at, visible, run_id, extra_json";
 
   private final ControlDatabase db;
@@ -300,20 +299,6 @@ final class SessionTables {
         });
   }
 
-  boolean exists(SessionKey key) {
-    return db.run(
-        "look up session " + key.sessionId(),
-        c -> {
-          try (PreparedStatement st =
-              c.prepareStatement("SELECT 1 FROM " + ControlSchema.SESSIONS + " WHERE " + KEY)) {
-            bindKey(st, 1, key);
-            try (ResultSet rs = st.executeQuery()) {
-              return rs.next();
-            }
-          }
-        });
-  }
-
   List<SessionInfo> sessions(SessionKey.Owner owner, SessionStore.SessionCursor after, int limit) {
     String sql =
         "SELECT session_id, message_count, created_at, updated_at, last_message_at, agent_id FROM "
@@ -499,45 +484,7 @@ final class SessionTables {
   // ---------------------------------------------------------------- deletes
 
   long delete(SessionKey key) {
-    return db.run(
-        "delete session " + key.sessionId(),
-        c ->
-            db.inTransactionRetried(
-                c,
-                "deleting session " + key.sessionId(),
-                () -> {
-                  try (PreparedStatement st =
-                      c.prepareStatement(
-                          "DELETE FROM " + ControlSchema.SESSIONS + " WHERE " + KEY)) {
-                    bindKey(st, 1, key);
-                    if (st.executeUpdate() == 0) {
-                      return -1L;
-                    }
-                  }
-                  long[] visible = visibleTotals(c, key, Long.MAX_VALUE);
-                  try (PreparedStatement st =
-                      c.prepareStatement(
-                          "DELETE FROM " + ControlSchema.SESSION_TERMS + " WHERE " + KEY)) {
-                    bindKey(st, 1, key);
-                    st.executeUpdate();
-                  }
-                  try (PreparedStatement st =
-                      c.prepareStatement(
-                          "DELETE FROM " + ControlSchema.SESSION_VECTORS + " WHERE " + KEY)) {
-                    bindKey(st, 1, key);
-                    st.executeUpdate();
-                  }
-                  long deleted;
-                  try (PreparedStatement st =
-                      c.prepareStatement(
-                          "DELETE FROM " + ControlSchema.SESSION_MESSAGES + " WHERE " + KEY)) {
-                    bindKey(st, 1, key);
-                    deleted = st.executeUpdate();
-                  }
-                  addToStats(c, key.owner(), -visible[0], -visible[1]);
-                  nextGeneration(c, key.owner());
-                  return deleted;
-                }));
+    return deleteMessages(key, Long.MAX_VALUE); // message times are below it (exactNanos)
   }
 
   /** The visible messages of a session below a time and their terms. */
@@ -587,21 +534,24 @@ final class SessionTables {
         return total;
       }
       for (SessionKey key : keys) {
-        total += purge(key, before);
+        total += Math.max(0, deleteMessages(key, before));
       }
     }
   }
 
-  /** Deletes one session's messages older than {@code before}, and the session once it is empty. */
-  private long purge(SessionKey key, long before) {
+  /**
+   * Deletes one session's messages older than {@code before} (their terms and vectors too), and the
+   * session once it is empty; returns how many messages, or -1 when there is no such session.
+   */
+  private long deleteMessages(SessionKey key, long before) {
     return db.run(
-        "delete old messages of session " + key.sessionId(),
+        "delete messages of session " + key.sessionId(),
         c ->
             db.inTransactionRetried(
                 c,
-                "deleting old messages",
+                "deleting messages of session " + key.sessionId(),
                 () -> {
-                  long remaining;
+                  long count;
                   try (PreparedStatement st =
                       c.prepareStatement(
                           "SELECT message_count FROM "
@@ -611,45 +561,28 @@ final class SessionTables {
                               + " FOR UPDATE")) {
                     bindKey(st, 1, key);
                     try (ResultSet rs = st.executeQuery()) {
-                      remaining = rs.next() ? rs.getLong(1) : 0;
+                      if (!rs.next()) {
+                        return -1L;
+                      }
+                      count = rs.getLong(1);
                     }
                   }
                   long[] visible = visibleTotals(c, key, before);
-                  try (PreparedStatement st =
-                      c.prepareStatement(
-                          "DELETE FROM "
-                              + ControlSchema.SESSION_TERMS
-                              + " WHERE "
-                              + KEY
-                              + " AND message_at < ?")) {
-                    int i = bindKey(st, 1, key);
-                    st.setLong(i, before);
-                    st.executeUpdate();
+                  long deleted = 0;
+                  for (String table :
+                      List.of(
+                          ControlSchema.SESSION_TERMS,
+                          ControlSchema.SESSION_VECTORS,
+                          ControlSchema.SESSION_MESSAGES)) {
+                    try (PreparedStatement st =
+                        c.prepareStatement(
+                            "DELETE FROM " + table + " WHERE " + KEY + " AND message_at < ?")) {
+                      int i = bindKey(st, 1, key);
+                      st.setLong(i, before);
+                      deleted = st.executeUpdate(); // the messages' count, last
+                    }
                   }
-                  try (PreparedStatement st =
-                      c.prepareStatement(
-                          "DELETE FROM "
-                              + ControlSchema.SESSION_VECTORS
-                              + " WHERE "
-                              + KEY
-                              + " AND message_at < ?")) {
-                    int i = bindKey(st, 1, key);
-                    st.setLong(i, before);
-                    st.executeUpdate();
-                  }
-                  long deleted;
-                  try (PreparedStatement st =
-                      c.prepareStatement(
-                          "DELETE FROM "
-                              + ControlSchema.SESSION_MESSAGES
-                              + " WHERE "
-                              + KEY
-                              + " AND message_at < ?")) {
-                    int i = bindKey(st, 1, key);
-                    st.setLong(i, before);
-                    deleted = st.executeUpdate();
-                  }
-                  remaining = Math.max(0, remaining - deleted);
+                  long remaining = Math.max(0, count - deleted);
                   try (PreparedStatement st =
                       c.prepareStatement(
                           remaining == 0
@@ -682,136 +615,10 @@ final class SessionTables {
     }
   }
 
-  // ---------------------------------------------------------------- vectors
-
-  void putVectors(String embedder, List<SessionStore.MessageVector> vectors) {
-    if (vectors.isEmpty()) {
-      return;
-    }
-    db.run(
-        "keep " + vectors.size() + " message vectors",
-        c -> {
-          try (PreparedStatement st =
-              c.prepareStatement(
-                  "INSERT INTO "
-                      + ControlSchema.SESSION_VECTORS
-                      + " (workspace_id, user_id, session_id, seq, embedder, message_at, role,"
-                      + " name, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            for (SessionStore.MessageVector v : vectors) {
-              int i = bindKey(st, 1, v.key());
-              st.setLong(i++, v.sequence());
-              st.setString(i++, embedder);
-              st.setLong(i++, ControlSchema.nanos(v.time()));
-              st.setString(i++, v.role().name());
-              st.setString(i++, v.name());
-              st.setBytes(i, bytes(v.vector()));
-              db.insertUnlessTaken(st); // a message of a deleted session fails nothing either
-            }
-          }
-          return null;
-        });
-  }
-
-  List<SessionStore.MessageVector> vectors(
-      SessionKey.Owner owner, String embedder, long after, int limit) {
-    return db.run(
-        "read message vectors",
-        c -> {
-          try (PreparedStatement st =
-              c.prepareStatement(
-                  "SELECT vseq, session_id, seq, message_at, role, name, vector FROM "
-                      + ControlSchema.SESSION_VECTORS
-                      + " WHERE workspace_id = ? AND user_id = ? AND embedder = ? AND vseq > ?"
-                      + " ORDER BY vseq LIMIT ?")) {
-            st.setString(1, owner.workspaceId());
-            st.setString(2, owner.userId());
-            st.setString(3, embedder);
-            st.setLong(4, after);
-            st.setInt(5, limit);
-            List<SessionStore.MessageVector> out = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery()) {
-              while (rs.next()) {
-                out.add(
-                    new SessionStore.MessageVector(
-                        rs.getLong(1),
-                        owner.session(rs.getString(2)),
-                        rs.getLong(3),
-                        ControlSchema.instant(rs.getLong(4)),
-                        MessageRole.valueOf(rs.getString(5)),
-                        rs.getString(6),
-                        floats(rs.getBytes(7))));
-              }
-            }
-            return out;
-          }
-        });
-  }
-
-  long generation(SessionKey.Owner owner) {
-    return db.run(
-        "read the generation of sessions",
-        c -> {
-          try (PreparedStatement st =
-              c.prepareStatement(
-                  "SELECT generation FROM "
-                      + ControlSchema.SESSION_STATS
-                      + " WHERE workspace_id = ? AND user_id = ?")) {
-            st.setString(1, owner.workspaceId());
-            st.setString(2, owner.userId());
-            try (ResultSet rs = st.executeQuery()) {
-              return rs.next() ? rs.getLong(1) : 0L;
-            }
-          }
-        });
-  }
-
-  List<SessionStore.Keyed> unembedded(String embedder, int limit) {
-    return db.run(
-        "find messages without vectors",
-        c -> {
-          try (PreparedStatement st =
-              c.prepareStatement(
-                  "SELECT m.workspace_id, m.user_id, "
-                      + MESSAGE_COLUMNS.replaceAll("(^|, )", "$1m.")
-                      + " FROM "
-                      + ControlSchema.SESSION_MESSAGES
-                      + " m LEFT JOIN "
-                      + ControlSchema.SESSION_VECTORS
-                      + " v ON v.workspace_id = m.workspace_id AND v.user_id = m.user_id"
-                      + " AND v.session_id = m.session_id AND v.seq = m.seq AND v.embedder = ?"
-                      + " WHERE m.visible = TRUE AND v.vseq IS NULL LIMIT ?")) {
-            st.setString(1, embedder);
-            st.setInt(2, limit);
-            List<SessionStore.Keyed> out = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery()) {
-              while (rs.next()) {
-                SessionMessage m = message(rs, 2);
-                out.add(
-                    new SessionStore.Keyed(
-                        new SessionKey(rs.getString(1), rs.getString(2), m.sessionId()), m));
-              }
-            }
-            return out;
-          }
-        });
-  }
-
-  private static byte[] bytes(float[] v) {
-    ByteBuffer b = ByteBuffer.allocate(v.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    b.asFloatBuffer().put(v);
-    return b.array();
-  }
-
-  private static float[] floats(byte[] bytes) {
-    float[] v = new float[bytes.length / Float.BYTES];
-    ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
-    return v;
-  }
-
   // ---------------------------------------------------------------- rows
 
   /** Binds {@link #KEY}'s three parameters from {@code first} on; returns the next index. */
-  private static int bindKey(PreparedStatement st, int first, SessionKey key) throws SQLException {
+  static int bindKey(PreparedStatement st, int first, SessionKey key) throws SQLException {
     st.setString(first, key.workspaceId());
     st.setString(first + 1, key.userId());
     st.setString(first + 2, key.sessionId());
@@ -824,7 +631,7 @@ final class SessionTables {
   }
 
   /** The message in the current row of {@link #MESSAGE_COLUMNS}, after {@code skip} columns. */
-  private static SessionMessage message(ResultSet rs, int skip) throws SQLException {
+  static SessionMessage message(ResultSet rs, int skip) throws SQLException {
     String sessionId = rs.getString(skip + 1);
     long seq = rs.getLong(skip + 2);
     Extras x =

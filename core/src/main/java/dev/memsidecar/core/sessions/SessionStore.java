@@ -37,9 +37,6 @@ public interface SessionStore {
    */
   List<SessionMessage> history(SessionKey key, long beforeSequence, Instant notBefore, int limit);
 
-  /** Whether the session exists (has had an append and not been deleted). */
-  boolean exists(SessionKey key);
-
   /**
    * The {@code limit} visible messages of the owner's sessions that best match {@code terms} by
    * BM25 over the index terms, best first.
