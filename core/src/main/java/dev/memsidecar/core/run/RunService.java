@@ -32,14 +32,11 @@ import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.sessions.MessageRole;
-import dev.memsidecar.core.sessions.SessionHit;
 import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionService;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.language.ReferenceTime;
-import dev.memsidecar.language.Terms;
-import dev.memsidecar.language.extraction.DatePhrases;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.DateTimeException;
@@ -50,13 +47,11 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -111,22 +106,13 @@ public final class RunService {
   /** EndRun metadata key: the display name of the agent (the name of the output message). */
   public static final String AGENT_NAME = "agent_name";
 
-  /**
-   * Reciprocal-rank constant of the blend of recalled facts and session evidence: each list's item
-   * at rank r (from 1) scores {@code 1 / (RANK_CONSTANT + r)}.
-   */
-  static final int RANK_CONSTANT = 10;
-
-  /** Of an evidence line in the session_evidence section, at most this many characters. */
-  static final int MAX_EVIDENCE_LINE_CHARS = 600;
-
   private static final DateTimeFormatter LOCAL =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss, EEEE", Locale.ENGLISH);
 
   private final ProfileCatalog profiles;
   private final AccessPolicy access;
   private final NamespaceResolver namespaces;
-  private final Recall recall;
+  private final RecallBlend blender;
   private final RunStore control;
   private final EventBus events;
   private final Extractors extractors;
@@ -155,7 +141,6 @@ public final class RunService {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.access = requireNonNull(access, "access is null");
     this.namespaces = requireNonNull(namespaces, "namespaces is null");
-    this.recall = requireNonNull(recall, "recall is null");
     this.control = requireNonNull(control, "control is null");
     this.events = requireNonNull(events, "events is null");
     this.extractors = requireNonNull(extractors, "extractors is null");
@@ -163,6 +148,7 @@ public final class RunService {
     this.gate = requireNonNull(gate, "gate is null");
     this.writer = requireNonNull(writer, "writer is null");
     this.sessions = requireNonNull(sessions, "sessions is null");
+    this.blender = new RecallBlend(recall, sessions, access);
     this.clock = requireNonNull(clock, "clock is null");
     this.config = requireNonNull(config, "config is null");
   }
@@ -221,7 +207,10 @@ public final class RunService {
           Map.of("snapshot_id", frozen.get().snapshotId(), "replayed", "true"));
       return frozen.get();
     }
-    Blend blend = recall(in.scope(), in.input(), topK, options);
+    RecallBlend.Blend blend =
+        in.input().isBlank()
+            ? RecallBlend.Blend.NONE
+            : blender.blend(in.scope(), query(in.input()), topK, options);
     List<MemoryHit> recalled = blend.recalled();
     List<String> paths = new ArrayList<>();
     String files = memoryFiles(in.scope(), options, paths);
@@ -237,7 +226,7 @@ public final class RunService {
             new RunSnapshot.Section(
                 SESSION_EVIDENCE,
                 "Relevant past conversation",
-                evidenceBody(blend.evidence(), zone)),
+                RecallBlend.evidenceBody(blend.evidence(), zone)),
             new RunSnapshot.Section(MEMORY_FILES, "Memory files", files));
     RunSnapshot snapshot =
         new RunSnapshot(
@@ -263,152 +252,6 @@ public final class RunService {
             "evidence", String.valueOf(kept.evidence().size())));
     return kept;
   }
-
-  /** What BeginRun recalls: facts and session evidence, {@code topK} together. */
-  record Blend(List<MemoryHit> recalled, List<SessionHit> evidence) {}
-
-  /**
-   * Recalled facts and session evidence in one ranking: both are scored by the one hybrid score
-   * (the stores' for facts, {@link SessionService} the same formula for messages), merged best
-   * first (a tie goes to the fact), and the first {@code topK} kept. A fact and the turn it was
-   * extracted from (same run, most words shared) never both take a slot: the fact, which says it
-   * with the names and dates resolved, takes the slot of the first of the two to rank. Evidence
-   * answers to the flag recall answers to: none when LangMem.read is off.
-   */
-  private Blend recall(Scope scope, String input, int topK, RequestOptions options) {
-    if (input.isBlank()) {
-      return new Blend(List.of(), List.of());
-    }
-    String q = query(input);
-    List<MemoryHit> facts =
-        recall.search(scope, q, List.of(), topK, Set.of(), List.of(), 0f, options);
-    List<SessionHit> evidence =
-        access.recordsReadable() ? sessions.evidence(scope, q, topK) : List.of();
-    List<Said> factItems = facts.stream().map(Said::of).toList();
-    List<MemoryHit> keptFacts = new ArrayList<>();
-    List<SessionHit> keptEvidence = new ArrayList<>();
-    List<Said> kept = new ArrayList<>();
-    boolean[] used = new boolean[facts.size()];
-    int f = 0;
-    int e = 0;
-    while (keptFacts.size() + keptEvidence.size() < topK) {
-      while (f < facts.size() && used[f]) {
-        f++;
-      }
-      if (f >= facts.size() && e >= evidence.size()) {
-        break;
-      }
-      if (e >= evidence.size()
-          || (f < facts.size() && facts.get(f).score() >= evidence.get(e).score())) {
-        used[f] = true;
-        if (!factItems.get(f).repeats(kept)) {
-          keptFacts.add(facts.get(f));
-          kept.add(factItems.get(f));
-        }
-        continue;
-      }
-      SessionHit message = evidence.get(e++);
-      Said said = Said.of(message);
-      // The fact extracted from this turn, further down, says it with the names and dates
-      // resolved: it takes the turn's slot.
-      int stand = -1;
-      for (int j = f; j < facts.size() && stand < 0; j++) {
-        if (!used[j] && factItems.get(j).sameTurn(said)) {
-          stand = j;
-        }
-      }
-      if (stand >= 0) {
-        used[stand] = true;
-        if (!factItems.get(stand).repeats(kept)) {
-          keptFacts.add(facts.get(stand));
-          kept.add(factItems.get(stand));
-        }
-      } else if (!said.repeats(kept)) {
-        keptEvidence.add(message);
-        kept.add(said);
-      }
-    }
-    return new Blend(List.copyOf(keptFacts), List.copyOf(keptEvidence));
-  }
-
-  /**
-   * What a recalled fact or message says, for the blend: the runs it came from (a fact's source
-   * refs {@code run:<id>}, a message's run) and its words.
-   */
-  private record Said(Set<String> runs, Set<String> words) {
-    static Said of(MemoryHit hit) {
-      Set<String> runs = new HashSet<>();
-      for (String ref : hit.memory().record().sourceRefs()) {
-        if (ref.startsWith("run:")) {
-          runs.add(ref.substring("run:".length()));
-        }
-      }
-      return new Said(runs, Set.copyOf(Terms.keywords(hit.memory().record().content())));
-    }
-
-    static Said of(SessionHit hit) {
-      String run = hit.message().runId();
-      return new Said(
-          run.isEmpty() ? Set.of() : Set.of(run),
-          Set.copyOf(Terms.keywords(hit.message().content())));
-    }
-
-    /** Same run, and at least half of the shorter one's words in the other. */
-    boolean sameTurn(Said other) {
-      if (runs.stream().noneMatch(other.runs::contains)) {
-        return false;
-      }
-      Set<String> small = words.size() <= other.words.size() ? words : other.words;
-      Set<String> large = small == words ? other.words : words;
-      return small.isEmpty() || shared(small, large) * 2 >= small.size();
-    }
-
-    /**
-     * Whether a kept item already says this: the same turn, or nine in ten of its words (a fact
-     * taught again, a message repeated).
-     */
-    boolean repeats(List<Said> kept) {
-      for (Said k : kept) {
-        if (sameTurn(k) || (!words.isEmpty() && shared(words, k.words) * 10 >= words.size() * 9)) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    private static long shared(Set<String> a, Set<String> b) {
-      return a.stream().filter(b::contains).count();
-    }
-  }
-
-  /**
-   * One line per message: who, when, what; its relative dates followed by the dates they meant on
-   * the day it was said.
-   */
-  static String evidenceBody(List<SessionHit> hits, ZoneId zone) {
-    StringBuilder out = new StringBuilder();
-    for (SessionHit hit : hits) {
-      SessionMessage m = hit.message();
-      String who = m.name().isEmpty() ? m.role().name().toLowerCase(Locale.ROOT) : m.name();
-      String text = m.content().strip().replaceAll("\\s+", " ");
-      if (text.length() > MAX_EVIDENCE_LINE_CHARS) {
-        text = hit.snippet();
-      }
-      // "yesterday" said on 8 May 2023 reads "yesterday (7 May 2023)".
-      text = DatePhrases.annotate(text, m.time().atZone(zone).toLocalDate());
-      out.append("- [")
-          .append(EVIDENCE_TIME.format(m.time().atZone(zone)))
-          .append("] ")
-          .append(who)
-          .append(": ")
-          .append(text)
-          .append('\n');
-    }
-    return out.toString().strip();
-  }
-
-  private static final DateTimeFormatter EVIDENCE_TIME =
-      DateTimeFormatter.ofPattern("d MMMM yyyy, HH:mm", Locale.ENGLISH);
 
   /** UTC time, local time and zone: what the model cannot know by itself. */
   static String runtimeContext(Instant now, ZoneId zone) {
@@ -591,44 +434,54 @@ public final class RunService {
    */
   private static List<SessionMessage> runMessages(
       EndRunInput in, String input, String runId, String snapshotId, Instant time) {
-    List<SessionMessage> out = new ArrayList<>();
+    List<Part> parts = new ArrayList<>();
     if (!input.isBlank()) {
-      out.add(SessionMessage.of(MessageRole.USER, name(in.metadata(), USER_NAME), input, time));
+      parts.add(new Part(MessageRole.USER, name(in.metadata(), USER_NAME), input, null));
     }
     for (ToolCall call : in.toolCalls()) {
-      out.add(
-          new SessionMessage(
-              "",
-              "",
-              0,
+      parts.add(
+          new Part(
               MessageRole.TOOL,
               "",
               call.errorMessage(),
-              null,
-              new SessionMessage.ToolOutcome(call.toolName(), "", call.ok(), call.errorCategory()),
-              time,
-              true,
-              0,
-              0,
-              "",
-              "",
-              Map.of()));
+              new SessionMessage.ToolOutcome(
+                  call.toolName(), "", call.ok(), call.errorCategory())));
     }
     if (!in.output().isBlank()) {
-      out.add(
-          SessionMessage.of(
-              MessageRole.ASSISTANT, name(in.metadata(), AGENT_NAME), in.output(), time));
+      parts.add(
+          new Part(MessageRole.ASSISTANT, name(in.metadata(), AGENT_NAME), in.output(), null));
     }
-    List<SessionMessage> named = new ArrayList<>(out.size());
-    for (int i = 0; i < out.size(); i++) {
+    List<SessionMessage> out = new ArrayList<>(parts.size());
+    for (int i = 0; i < parts.size(); i++) {
+      Part p = parts.get(i);
       String id =
           UUID.nameUUIDFromBytes(
                   (in.scope() + "\n" + runId + "\n" + i).getBytes(StandardCharsets.UTF_8))
               .toString();
-      named.add(out.get(i).ofRun(id, runId, snapshotId));
+      out.add(
+          new SessionMessage(
+              id,
+              "",
+              0,
+              p.role(),
+              p.name(),
+              p.content(),
+              null,
+              p.toolResult(),
+              time,
+              true,
+              0,
+              0,
+              snapshotId,
+              runId,
+              Map.of()));
     }
-    return named;
+    return out;
   }
+
+  /** What a run's message says, before it is named and dated. */
+  private record Part(
+      MessageRole role, String name, String content, SessionMessage.ToolOutcome toolResult) {}
 
   /** A display name from request metadata, stripped and cut to a message's bound. */
   private static String name(Map<String, String> metadata, String key) {

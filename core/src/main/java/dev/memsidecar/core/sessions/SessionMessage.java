@@ -71,26 +71,6 @@ public record SessionMessage(
         metadata);
   }
 
-  /** This message with another id and run id (EndRun names the messages of its run). */
-  public SessionMessage ofRun(String id, String runId, String snapshotId) {
-    return new SessionMessage(
-        id,
-        sessionId,
-        sequence,
-        role,
-        name,
-        content,
-        toolCall,
-        toolResult,
-        time,
-        visible,
-        inputTokens,
-        outputTokens,
-        snapshotId,
-        runId,
-        metadata);
-  }
-
   /** A call the model made: the tool's name, its arguments as written (usually JSON), its id. */
   public record ToolInvocation(String name, String arguments, String callId) {
     public ToolInvocation {

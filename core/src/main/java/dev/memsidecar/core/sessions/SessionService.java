@@ -174,11 +174,6 @@ public final class SessionService implements AutoCloseable {
     return vectors.pending();
   }
 
-  /** Waits until every message appended so far has its vector (tests and benches). */
-  public void awaitVectors() throws InterruptedException {
-    vectors.drain();
-  }
-
   /**
    * Deletes {@code scope.session_id} and all its messages; returns how many. NOT_FOUND when it does
    * not exist; PERMISSION_DENIED for a read-only request.
@@ -329,7 +324,8 @@ public final class SessionService implements AutoCloseable {
         best = Math.max(best, m.score());
       }
     }
-    Set<String> queryWords = new HashSet<>(Terms.keywords(query));
+    List<String> words = Terms.keywords(query);
+    Set<String> queryWords = new HashSet<>(words);
     Map<String, String> names = new HashMap<>();
     if (hasVector) {
       List<Map.Entry<String, Double>> nearest = new ArrayList<>();
@@ -369,7 +365,6 @@ public final class SessionService implements AutoCloseable {
         Map.Entry.<String, Float>comparingByValue()
             .reversed()
             .thenComparing(e -> -sequenceOf(e.getKey())));
-    List<String> words = Terms.keywords(query);
     List<SessionHit> out = new ArrayList<>();
     for (Map.Entry<String, Float> e : ranked) {
       if (out.size() >= limit) {

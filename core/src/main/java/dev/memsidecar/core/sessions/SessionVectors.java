@@ -182,13 +182,6 @@ final class SessionVectors implements AutoCloseable {
     }
   }
 
-  /** Waits until what was queued so far is embedded (tests, benches). */
-  void drain() throws InterruptedException {
-    var done = new java.util.concurrent.CountDownLatch(1);
-    worker.execute(done::countDown);
-    done.await();
-  }
-
   private static final class Cached {
     long generation = Long.MIN_VALUE;
     long last;

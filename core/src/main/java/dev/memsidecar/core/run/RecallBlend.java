@@ -1,0 +1,186 @@
+package dev.memsidecar.core.run;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.memsidecar.core.AccessPolicy;
+import dev.memsidecar.core.MemoryHit;
+import dev.memsidecar.core.Recall;
+import dev.memsidecar.core.RequestOptions;
+import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.sessions.SessionHit;
+import dev.memsidecar.core.sessions.SessionMessage;
+import dev.memsidecar.core.sessions.SessionService;
+import dev.memsidecar.language.Terms;
+import dev.memsidecar.language.extraction.DatePhrases;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What BeginRun recalls for a run: the facts of the stores and the evidence of the user's sessions
+ * in one budget, and how the evidence reads in the prompt. Thread-safe.
+ */
+final class RecallBlend {
+  /** Of an evidence line in the session_evidence section, at most this many characters. */
+  static final int MAX_EVIDENCE_LINE_CHARS = 600;
+
+  private final Recall recall;
+  private final SessionService sessions;
+  private final AccessPolicy access;
+
+  RecallBlend(Recall recall, SessionService sessions, AccessPolicy access) {
+    this.recall = requireNonNull(recall, "recall is null");
+    this.sessions = requireNonNull(sessions, "sessions is null");
+    this.access = requireNonNull(access, "access is null");
+  }
+
+  /** What BeginRun recalls: facts and session evidence, {@code topK} together. */
+  record Blend(List<MemoryHit> recalled, List<SessionHit> evidence) {
+    static final Blend NONE = new Blend(List.of(), List.of());
+  }
+
+  /**
+   * Recalled facts and session evidence in one ranking: both are scored by the one hybrid score
+   * (the stores' for facts, {@link SessionService} the same formula for messages), merged best
+   * first (a tie goes to the fact), and the first {@code topK} kept. A fact and the turn it was
+   * extracted from (same run, most words shared) never both take a slot: the fact, which says it
+   * with the names and dates resolved, takes the slot of the first of the two to rank. Evidence
+   * answers to the flag recall answers to: none when LangMem.read is off.
+   *
+   * @param q the recall query of the run's input, not blank
+   */
+  Blend blend(Scope scope, String q, int topK, RequestOptions options) {
+    List<MemoryHit> facts =
+        recall.search(scope, q, List.of(), topK, Set.of(), List.of(), 0f, options);
+    List<SessionHit> evidence =
+        access.recordsReadable() ? sessions.evidence(scope, q, topK) : List.of();
+    List<Said> factItems = facts.stream().map(Said::of).toList();
+    List<MemoryHit> keptFacts = new ArrayList<>();
+    List<SessionHit> keptEvidence = new ArrayList<>();
+    List<Said> kept = new ArrayList<>();
+    boolean[] used = new boolean[facts.size()];
+    int f = 0;
+    int e = 0;
+    while (keptFacts.size() + keptEvidence.size() < topK) {
+      while (f < facts.size() && used[f]) {
+        f++;
+      }
+      if (f >= facts.size() && e >= evidence.size()) {
+        break;
+      }
+      if (e >= evidence.size()
+          || (f < facts.size() && facts.get(f).score() >= evidence.get(e).score())) {
+        used[f] = true;
+        if (!factItems.get(f).repeats(kept)) {
+          keptFacts.add(facts.get(f));
+          kept.add(factItems.get(f));
+        }
+        continue;
+      }
+      SessionHit message = evidence.get(e++);
+      Said said = Said.of(message);
+      // The fact extracted from this turn, further down, says it with the names and dates
+      // resolved: it takes the turn's slot.
+      int stand = -1;
+      for (int j = f; j < facts.size() && stand < 0; j++) {
+        if (!used[j] && factItems.get(j).sameTurn(said)) {
+          stand = j;
+        }
+      }
+      if (stand >= 0) {
+        used[stand] = true;
+        if (!factItems.get(stand).repeats(kept)) {
+          keptFacts.add(facts.get(stand));
+          kept.add(factItems.get(stand));
+        }
+      } else if (!said.repeats(kept)) {
+        keptEvidence.add(message);
+        kept.add(said);
+      }
+    }
+    return new Blend(List.copyOf(keptFacts), List.copyOf(keptEvidence));
+  }
+
+  /**
+   * What a recalled fact or message says, for the blend: the runs it came from (a fact's source
+   * refs {@code run:<id>}, a message's run) and its words.
+   */
+  private record Said(Set<String> runs, Set<String> words) {
+    static Said of(MemoryHit hit) {
+      Set<String> runs = new HashSet<>();
+      for (String ref : hit.memory().record().sourceRefs()) {
+        if (ref.startsWith("run:")) {
+          runs.add(ref.substring("run:".length()));
+        }
+      }
+      return new Said(runs, Set.copyOf(Terms.keywords(hit.memory().record().content())));
+    }
+
+    static Said of(SessionHit hit) {
+      String run = hit.message().runId();
+      return new Said(
+          run.isEmpty() ? Set.of() : Set.of(run),
+          Set.copyOf(Terms.keywords(hit.message().content())));
+    }
+
+    /** Same run, and at least half of the shorter one's words in the other. */
+    boolean sameTurn(Said other) {
+      if (runs.stream().noneMatch(other.runs::contains)) {
+        return false;
+      }
+      Set<String> small = words.size() <= other.words.size() ? words : other.words;
+      Set<String> large = small == words ? other.words : words;
+      return small.isEmpty() || shared(small, large) * 2 >= small.size();
+    }
+
+    /**
+     * Whether a kept item already says this: the same turn, or nine in ten of its words (a fact
+     * taught again, a message repeated).
+     */
+    boolean repeats(List<Said> kept) {
+      for (Said k : kept) {
+        if (sameTurn(k) || (!words.isEmpty() && shared(words, k.words) * 10 >= words.size() * 9)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private static long shared(Set<String> a, Set<String> b) {
+      return a.stream().filter(b::contains).count();
+    }
+  }
+
+  /**
+   * One line per message: who, when, what; its relative dates followed by the dates they meant on
+   * the day it was said.
+   */
+  static String evidenceBody(List<SessionHit> hits, ZoneId zone) {
+    StringBuilder out = new StringBuilder();
+    for (SessionHit hit : hits) {
+      SessionMessage m = hit.message();
+      String who = m.name().isEmpty() ? m.role().name().toLowerCase(Locale.ROOT) : m.name();
+      String text = m.content().strip().replaceAll("\\s+", " ");
+      if (text.length() > MAX_EVIDENCE_LINE_CHARS) {
+        text = hit.snippet();
+      }
+      // "yesterday" said on 8 May 2023 reads "yesterday (7 May 2023)".
+      text = DatePhrases.annotate(text, m.time().atZone(zone).toLocalDate());
+      out.append("- [")
+          .append(EVIDENCE_TIME.format(m.time().atZone(zone)))
+          .append("] ")
+          .append(who)
+          .append(": ")
+          .append(text)
+          .append('\n');
+    }
+    return out.toString().strip();
+  }
+
+  private static final DateTimeFormatter EVIDENCE_TIME =
+      DateTimeFormatter.ofPattern("d MMMM yyyy, HH:mm", Locale.ENGLISH);
+}
