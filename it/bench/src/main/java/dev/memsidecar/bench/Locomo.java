@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Option;
 
 /**
  * The LoCoMo conversations the quality benches replay (sessions of dated turns, questions of
@@ -26,6 +27,25 @@ final class Locomo {
   private static final Pattern SESSION_KEY = Pattern.compile("session_(\\d+)");
 
   private Locomo() {}
+
+  /**
+   * The options that pick the data: {@code --locomo}, {@code --conversations}, {@code
+   * --no-captions}.
+   */
+  static final class Data {
+    @Option(names = "--locomo", paramLabel = "PATH", description = "LoCoMo file")
+    Path locomo = Path.of("/work/shared/bench/locomo-dev.json");
+
+    @Option(names = "--conversations", paramLabel = "N", description = "only the first N; 0: all")
+    int conversations;
+
+    @Option(names = "--no-captions", description = "leave image captions out of the turns")
+    boolean noCaptions;
+
+    List<Conversation> load() throws IOException {
+      return Locomo.load(locomo, !noCaptions, conversations);
+    }
+  }
 
   record Turn(String key, String diaId, String speaker, String text, String date) {
     String line() {

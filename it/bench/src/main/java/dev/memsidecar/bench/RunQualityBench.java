@@ -13,8 +13,6 @@ import dev.memsidecar.bench.Locomo.Turn;
 import dev.memsidecar.language.Terms;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.EndRunResponse;
-import dev.memsidecar.proto.v1.ListMemoriesRequest;
-import dev.memsidecar.proto.v1.ListMemoriesResponse;
 import dev.memsidecar.proto.v1.Memory;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
@@ -189,8 +187,7 @@ public final class RunQualityBench {
   // ---------------------------------------------------------------- run
 
   private void run() throws Exception {
-    List<Conversation> convs =
-        Locomo.load(options.locomo, !options.noCaptions, options.conversations);
+    List<Conversation> convs = options.data.load();
     int turnCount = convs.stream().mapToInt(c -> c.turns().size()).sum();
     int sessionCount = convs.stream().mapToInt(c -> c.sessions().size()).sum();
     int questionCount = convs.stream().mapToInt(c -> c.questions().size()).sum();
@@ -199,12 +196,12 @@ public final class RunQualityBench {
         "run quality bench: jar %s, data %s (%d conversations, %d sessions, %d turns, %d questions"
             + " of categories 1-4, captions %s)%n",
         options.sidecar.jar.toAbsolutePath().normalize(),
-        options.locomo,
+        options.data.locomo,
         convs.size(),
         sessionCount,
         turnCount,
         questionCount,
-        options.noCaptions ? "off" : "on");
+        options.data.noCaptions ? "off" : "on");
     Extractor rules = rulesExtractor();
     Path ws = Files.createTempDirectory("memsidecar-run-quality");
     if (options.gate != null) {
@@ -338,7 +335,7 @@ public final class RunQualityBench {
     int rawActive = 0;
     for (Conversation conv : convs) {
       for (String profile : List.of("user", "workspace")) {
-        for (Memory m : listAll(stub, runScope(conv), profile)) {
+        for (Memory m : Memories.all(stub, runScope(conv), profile, true)) {
           if (m.getStatus() == MemoryStatus.MEMORY_STATUS_ACTIVE) {
             runActive++;
             activeIds.add(m.getId());
@@ -346,7 +343,7 @@ public final class RunQualityBench {
             runInactive++;
           }
         }
-        for (Memory m : listAll(stub, rawScope(conv), profile)) {
+        for (Memory m : Memories.all(stub, rawScope(conv), profile, true)) {
           if (m.getStatus() == MemoryStatus.MEMORY_STATUS_ACTIVE) {
             rawActive++;
           }
@@ -934,40 +931,13 @@ public final class RunQualityBench {
         .getHitsList();
   }
 
-  private static List<Memory> listAll(MemoryServiceBlockingStub stub, Scope scope, String profile) {
-    List<Memory> out = new ArrayList<>();
-    String token = "";
-    do {
-      ListMemoriesResponse page =
-          stub.withDeadlineAfter(60, TimeUnit.SECONDS)
-              .listMemories(
-                  ListMemoriesRequest.newBuilder()
-                      .setScope(scope)
-                      .setProfile(profile)
-                      .setPageSize(500)
-                      .setPageToken(token)
-                      .setIncludeInactive(true)
-                      .build());
-      out.addAll(page.getMemoriesList());
-      token = page.getNextPageToken();
-    } while (!token.isEmpty());
-    return out;
-  }
-
   // ---------------------------------------------------------------- options
 
   @Command(description = "LoCoMo through EndRun and through raw Remember, then Search: coverage.")
   private static final class Options {
     @Mixin SidecarJar sidecar;
 
-    @Option(names = "--locomo", paramLabel = "PATH", description = "LoCoMo file")
-    Path locomo = Path.of("/work/shared/bench/locomo-dev.json");
-
-    @Option(names = "--conversations", paramLabel = "N", description = "only the first N; 0: all")
-    int conversations;
-
-    @Option(names = "--no-captions", description = "leave image captions out of the turns")
-    boolean noCaptions;
+    @Mixin Locomo.Data data;
 
     @Option(names = "--worse", paramLabel = "N", description = "questions where EndRun does worse")
     int worse = 10;

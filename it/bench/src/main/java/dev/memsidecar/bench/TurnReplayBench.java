@@ -12,8 +12,6 @@ import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.BeginRunResponse;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.GetStatusRequest;
-import dev.memsidecar.proto.v1.ListMemoriesRequest;
-import dev.memsidecar.proto.v1.ListMemoriesResponse;
 import dev.memsidecar.proto.v1.Memory;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
@@ -104,15 +102,14 @@ public final class TurnReplayBench {
   }
 
   private void run() throws Exception {
-    List<Conversation> convs =
-        Locomo.load(options.locomo, !options.noCaptions, options.conversations);
+    List<Conversation> convs = options.data.load();
     int turns = convs.stream().mapToInt(c -> c.turns().size()).sum();
     System.out.printf(
         Locale.ROOT,
         "turn replay bench: jar %s, data %s (%d conversations, %d turns, %d questions of"
             + " categories 1-4)%n",
         options.sidecar.jar.toAbsolutePath().normalize(),
-        options.locomo,
+        options.data.locomo,
         convs.size(),
         turns,
         convs.stream().mapToInt(c -> c.questions().size()).sum());
@@ -284,32 +281,13 @@ public final class TurnReplayBench {
     conv.turns().forEach(t -> speakers.add(t.speaker()));
     List<Memory> kept = new ArrayList<>();
     for (String speaker : speakers) {
-      kept.addAll(list(stub, conv.id(), id(speaker), "user"));
+      kept.addAll(Memories.all(stub, scope(conv.id(), id(speaker)), "user", false));
     }
-    kept.addAll(list(stub, conv.id(), "", "workspace"));
+    kept.addAll(Memories.all(stub, scope(conv.id(), ""), "workspace", false));
     facts += kept.size();
     for (int i = 0; i < kept.size() && factSample.size() < options.facts; i += 17) {
       factSample.add(kept.get(i).getContent());
     }
-  }
-
-  private static List<Memory> list(
-      MemoryServiceBlockingStub stub, String workspace, String user, String profile) {
-    List<Memory> out = new ArrayList<>();
-    String token = "";
-    do {
-      ListMemoriesResponse page =
-          stub.listMemories(
-              ListMemoriesRequest.newBuilder()
-                  .setScope(Scope.newBuilder().setWorkspaceId(workspace).setUserId(user))
-                  .setProfile(profile)
-                  .setPageSize(500)
-                  .setPageToken(token)
-                  .build());
-      out.addAll(page.getMemoriesList());
-      token = page.getNextPageToken();
-    } while (!token.isEmpty());
-    return out;
   }
 
   private void print(int turns) {
@@ -385,6 +363,10 @@ public final class TurnReplayBench {
     return "";
   }
 
+  private static Scope scope(String workspace, String user) {
+    return Scope.newBuilder().setWorkspaceId(workspace).setUserId(user).build();
+  }
+
   /** {@code text} as an id: characters outside {@code [A-Za-z0-9._-]} become '-'. */
   private static String id(String text) {
     String out = NOT_ID.matcher(text).replaceAll("-");
@@ -395,14 +377,7 @@ public final class TurnReplayBench {
   private static final class Options {
     @Mixin SidecarJar sidecar;
 
-    @Option(names = "--locomo", paramLabel = "PATH", description = "LoCoMo file")
-    Path locomo = Path.of("/work/shared/bench/locomo-dev.json");
-
-    @Option(names = "--conversations", paramLabel = "N", description = "only the first N; 0: all")
-    int conversations;
-
-    @Option(names = "--no-captions", description = "leave image captions out of the turns")
-    boolean noCaptions;
+    @Mixin Locomo.Data data;
 
     @Option(names = "--facts", paramLabel = "N", description = "kept facts to print")
     int facts = 20;
