@@ -421,7 +421,8 @@ public record ReferenceTime(Instant instant, ZoneId zone, String input, Source s
     }
   }
 
-  private static int month(String name) {
+  /** 1..12 for an English month name or its first three letters (any case); December otherwise. */
+  public static int month(String name) {
     return switch (name.toLowerCase(Locale.ROOT).substring(0, 3)) {
       case "jan" -> 1;
       case "feb" -> 2;

@@ -30,6 +30,11 @@ import java.util.stream.Stream;
  * given in its base form ("emailing" gives "email": the known verb whose -ing spellings have the
  * word's stem, by the one {@link EnglishStemmer}). Read on every sentence, whatever its script.
  * Immutable and thread-safe.
+ *
+ * <p>One file of about 850 lines because it is one language's half of a single contract ({@link
+ * ProhibitionRules}), as {@code ChineseProhibitions} is the other's: the English word lists
+ * (triggers, idioms, verbs, objects, acts) mean nothing apart from the reader that walks a sentence
+ * with them, and a third language adds one such file.
  */
 final class EnglishProhibitions implements ProhibitionRules {
   private static final Set<String> INTRO =

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
-import java.util.Locale;
 
 /**
  * The date of a session, read from a header or from metadata by {@link ReferenceTime#parse}: an ISO
@@ -37,21 +36,7 @@ public final class SessionDates {
 
   /** 1..12 for a month name or abbreviation of {@link #MONTHS} (any case). */
   public static int month(String name) {
-    String n = name.toLowerCase(Locale.ROOT);
-    return switch (n.substring(0, 3)) {
-      case "jan" -> 1;
-      case "feb" -> 2;
-      case "mar" -> 3;
-      case "apr" -> 4;
-      case "may" -> 5;
-      case "jun" -> 6;
-      case "jul" -> 7;
-      case "aug" -> 8;
-      case "sep" -> 9;
-      case "oct" -> 10;
-      case "nov" -> 11;
-      default -> 12;
-    };
+    return ReferenceTime.month(name);
   }
 
   /** The local date of {@code now} in {@code zone}, for a session without a date. */

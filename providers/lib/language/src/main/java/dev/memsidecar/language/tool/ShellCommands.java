@@ -44,6 +44,12 @@ import java.util.Set;
  * file is not read; {@code case} patterns and {@code for} lists read as words. A word that is only
  * an argument ({@code echo rm}, {@code grep rm}, {@code man rm}, a commit message) is never a
  * command.
+ *
+ * <p>One file of about 900 lines because it is one recursive reader: the lexer ({@code read}), the
+ * pipeline step ({@code emit}) and the wrapper tables ({@code simple}, {@code unwrapped}) call one
+ * another at every depth (a wrapper's script argument, {@code bash -c}, {@code ssh}, {@code find
+ * -exec}, is read again from the top), and split apart they would pass the same depth and output
+ * state across classes.
  */
 public final class ShellCommands {
   /** The deepest nesting read ({@code bash -c "sh -c '...'"}); past it the text is ignored. */
