@@ -43,11 +43,13 @@ import java.util.Set;
  *       memory.superseded}), anything else is stored as a new record.
  * </ol>
  *
- * The neighbours are searched with the candidate's content as text and, as vector, the vector of
- * the text its store will index it under ({@link MemoryRecord#indexedText()}: content and context)
- * when the candidate is verbatim, else of its content alone (a run's candidate carries the run's
- * evidence as context). The engine's embedder keeps recent vectors ({@code RecentEmbeddings}), so a
- * verbatim candidate is embedded once for the search and its store's put together.
+ * The neighbours of a verbatim candidate (Remember) are searched with its content as text and, as
+ * vector, the vector of the text its store will index it under ({@link MemoryRecord#indexedText()}:
+ * content and context); the engine's embedder keeps recent vectors ({@code RecentEmbeddings}), so
+ * it is embedded once for the search and its store's put together. A run's candidates are compared
+ * by their words alone (a zero query vector): {@link Dedupe} decides by words anyway, a fact
+ * restated shares them, and EndRun waits for the model only in a store that embeds when it puts
+ * (langmem-sqlite, the default, makes vectors behind the write).
  *
  * <p>Remember writes with {@link #writeAndAudit}: the decision is audited and emitted at once.
  * EndRun writes with {@link #write} and audits the run's decisions in one transaction with its
@@ -184,7 +186,8 @@ public final class MemoryWriter {
     boolean randomId = c.origin() instanceof Origin.Remember r && r.requestId().isEmpty();
     // Embedded before the lock: with a model this is the slow part, and concurrent calls share
     // model runs only if they embed at the same time.
-    float[] vector = embedder.embed(c.verbatim() ? c.record().indexedText() : c.record().content());
+    float[] vector =
+        c.verbatim() ? embedder.embed(c.record().indexedText()) : new float[embedder.dimensions()];
     synchronized (lock(target.namespace())) {
       Optional<MemoryRecord> mine =
           randomId ? Optional.empty() : target.store().get(target.namespace(), c.record().id());

@@ -92,12 +92,24 @@ final class GroupCommitter<J extends GroupCommitter.Job> {
    * interrupt status is kept.
    */
   void submit(J job) {
-    requireNonNull(job, "job is null");
+    submitAll(List.of(requireNonNull(job, "job is null")));
+  }
+
+  /**
+   * Queues {@code jobs} together, in order, and returns once the batches holding them have run, as
+   * {@link #submit} does for one.
+   */
+  void submitAll(List<J> jobs) {
+    if (jobs.isEmpty()) {
+      return;
+    }
+    // Batches run in queue order: once the last job is done, all are.
+    J last = jobs.get(jobs.size() - 1);
     lock.lock();
     try {
-      queue.add(job);
+      queue.addAll(jobs);
       queued.signal();
-      while (!job.done) {
+      while (!last.done) {
         if (running) {
           batchDone.awaitUninterruptibly();
           continue;
@@ -126,7 +138,7 @@ final class GroupCommitter<J extends GroupCommitter.Job> {
             j.done = true;
           }
           batches++;
-          jobs += batch.size();
+          this.jobs += batch.size();
           running = false;
           batchDone.signalAll();
         }

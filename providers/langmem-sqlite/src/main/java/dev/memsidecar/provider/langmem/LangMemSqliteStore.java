@@ -25,9 +25,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -35,12 +37,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * The records of one profile in two SQL tables ({@link Schema}): {@code memory_records}, the source
  * of truth, and {@code memory_vectors}, one embedding per ACTIVE record.
  *
- * <p><b>Writes.</b> {@link #put} upserts the record and its vector (or deletes the vector of a
- * record that is not ACTIVE) in one transaction; the embedding is of {@code content + "\n" +
- * context}, reused from the namespace's index when that holds the record with the same text ({@link
- * HybridIndex#vectorIfSameText}). When it returns the transaction is committed, and on H2 written
- * to the file ({@link dev.memsidecar.jdbc.h2.H2Options} explains {@code WRITE_DELAY=0}), so it
- * survives {@code kill -9} of this process. Puts and deletes of all namespaces go through one
+ * <p><b>Writes.</b> {@link #put} upserts the record in one transaction, with its vector when the
+ * namespace's index holds the record with the same text ({@link HybridIndex#vectorIfSameText}: only
+ * status, tags or metadata changed), else deleting a stale one (and any vector of a record that is
+ * not ACTIVE). When it returns the transaction is committed, and on H2 written to the file ({@link
+ * dev.memsidecar.jdbc.h2.H2Options} explains {@code WRITE_DELAY=0}), so it survives {@code kill -9}
+ * of this process.
+ *
+ * <p><b>Vectors behind the write.</b> An ACTIVE record put without a vector waits in the {@link
+ * VectorBacklog} (at most {@value #MAX_BACKLOG}; a put waits up to {@value #BACKLOG_WAIT_MILLIS} ms
+ * for room, then fails with UNAVAILABLE) and is indexed meanwhile with a zero vector: found by its
+ * words. The store's vector worker embeds waiting records, up to {@value #VECTOR_BATCH} per model
+ * call, of {@code content + "\n" + context}, and writes each vector unless the record changed
+ * meanwhile. A search by meaning first waits (up to {@value #SEARCH_WAIT_MILLIS} ms) for the
+ * vectors of its namespace's records written before it, so a write is found by meaning once its put
+ * returned; a search by words alone (a zero query vector) never waits. Records a crash left without
+ * a vector are found when the store opens and embedded by the worker; {@link #close} waits up to
+ * {@value #CLOSE_WAIT_MILLIS} ms for the backlog. Puts and deletes of all namespaces go through one
  * {@link GroupCommitter}: those that arrive while a transaction commits share the next one (up to
  * {@value #MAX_BATCH}), so concurrent writers pay for one commit (on H2, one chunk written to the
  * file) together, not each. A batch whose transaction fails is written again one write per
@@ -87,6 +100,24 @@ final class LangMemSqliteStore implements MemoryStore {
   /** How long a batch of writes waits for as many writers as the previous batch had. */
   static final long MAX_BATCH_WAIT_MILLIS = 2;
 
+  /** The most records that wait for their vectors at once ({@link VectorBacklog}). */
+  static final int MAX_BACKLOG = 10_000;
+
+  /** How long a put waits for room in a full backlog before it fails with UNAVAILABLE. */
+  static final long BACKLOG_WAIT_MILLIS = 30_000;
+
+  /** The most records the vector worker embeds in one model call. */
+  static final int VECTOR_BATCH = 32;
+
+  /**
+   * How long a search by meaning waits for the vectors of its namespace's records written before
+   * it; past that it ranks those records by their words alone.
+   */
+  static final long SEARCH_WAIT_MILLIS = 2_000;
+
+  /** How long close waits for the backlog to drain; what is left is embedded at the next open. */
+  static final long CLOSE_WAIT_MILLIS = 5_000;
+
   private static final System.Logger LOG = System.getLogger(LangMemSqliteStore.class.getName());
 
   private final String profileId;
@@ -100,21 +131,57 @@ final class LangMemSqliteStore implements MemoryStore {
   private final GroupCommitter<Write> writes =
       new GroupCommitter<>(this::commitBatch, MAX_BATCH, MAX_BATCH_WAIT_MILLIS);
   private final AtomicLong commits = new AtomicLong();
+  private final VectorBacklog backlog = new VectorBacklog(MAX_BACKLOG);
+  private final Thread vectorWorker;
   private volatile boolean closed;
 
-  /** A put ({@code record} set) or a delete, and what it found. */
+  /** A put, a delete, or a vector that landed, and what it found. */
   private static final class Write extends GroupCommitter.Job {
+    enum Kind {
+      PUT,
+      DELETE,
+      VECTOR
+    }
+
+    final Kind kind;
     final Namespace namespace;
     final String id;
-    final MemoryRecord record; // null for a delete
-    final float[] vector; // null: the record is not ACTIVE, or a delete
+    final MemoryRecord record; // a put's record, a vector's version; null for a delete
+    final float[] vector; // a put's when ACTIVE and not due, a vector's; else null
+    final boolean due; // an ACTIVE put whose vector is made behind
     boolean existed; // a delete's answer
+    boolean written; // a vector's: still due when its batch ran, so written
+    boolean added; // a due put's: added to the backlog (its reserved room used)
 
-    Write(Namespace namespace, String id, MemoryRecord record, float[] vector) {
+    private Write(
+        Kind kind,
+        Namespace namespace,
+        String id,
+        MemoryRecord record,
+        float[] vector,
+        boolean due) {
+      this.kind = kind;
       this.namespace = namespace;
       this.id = id;
       this.record = record;
       this.vector = vector;
+      this.due = due;
+    }
+
+    static Write put(MemoryRecord record, float[] vector, boolean due) {
+      return new Write(Kind.PUT, record.namespace(), record.id(), record, vector, due);
+    }
+
+    static Write delete(Namespace namespace, String id) {
+      return new Write(Kind.DELETE, namespace, id, null, null, false);
+    }
+
+    static Write vector(MemoryRecord version, float[] vector) {
+      return new Write(Kind.VECTOR, version.namespace(), version.id(), version, vector, false);
+    }
+
+    VectorBacklog.Key key() {
+      return new VectorBacklog.Key(namespace, id);
     }
   }
 
@@ -129,6 +196,8 @@ final class LangMemSqliteStore implements MemoryStore {
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new ReentrantLock();
     }
+    this.vectorWorker = new Thread(this::embedBehind, "langmem-sqlite-vectors-" + profileId);
+    vectorWorker.setDaemon(true);
   }
 
   /**
@@ -182,6 +251,14 @@ final class LangMemSqliteStore implements MemoryStore {
                 settings.dialect().name(),
                 poolSize));
     LangMemSqliteStore store = new LangMemSqliteStore(profileId, embedder, db);
+    try {
+      store.recoverBacklog();
+    } catch (SQLException e) {
+      closeQuietly(db);
+      throw MemoryException.unavailable(
+          cannotOpen(settings.url(), profileId, Database.firstLine(e)), e);
+    }
+    store.vectorWorker.start();
     Thread warm = new Thread(store::warm, "langmem-sqlite-warm-" + profileId);
     warm.setDaemon(true);
     warm.start();
@@ -240,9 +317,17 @@ final class LangMemSqliteStore implements MemoryStore {
     requireNonNull(record, "record is null");
     RecordRows.checkTimes(record);
     ensureOpen();
-    float[] vector = record.status() == MemoryStatus.ACTIVE ? vectorOf(record) : null;
-    Write write = new Write(record.namespace(), record.id(), record, vector);
+    boolean active = record.status() == MemoryStatus.ACTIVE;
+    float[] vector = active ? indexedVector(record) : null;
+    boolean due = active && vector == null;
+    if (due) {
+      backlog.reserve(BACKLOG_WAIT_MILLIS, describe(profileId));
+    }
+    Write write = Write.put(record, vector, due);
     writes.submit(write);
+    if (due && !write.added) {
+      backlog.unreserve();
+    }
     if (write.failure() != null) {
       throw write.failure();
     }
@@ -347,6 +432,9 @@ final class LangMemSqliteStore implements MemoryStore {
     requireNonNull(query, "query is null");
     ensureOpen();
     float[] vector = query.unitVector(embedder);
+    if (!isZero(vector)) {
+      awaitVectors(namespace);
+    }
     return indexFor(namespace).search(query, vector);
   }
 
@@ -355,7 +443,7 @@ final class LangMemSqliteStore implements MemoryStore {
     requireNonNull(namespace, "namespace is null");
     Ids.require("id", id);
     ensureOpen();
-    Write write = new Write(namespace, id, null, null);
+    Write write = Write.delete(namespace, id);
     writes.submit(write);
     if (write.failure() != null) {
       throw write.failure();
@@ -369,7 +457,24 @@ final class LangMemSqliteStore implements MemoryStore {
     if (closed) {
       return;
     }
+    try {
+      if (!backlog.awaitNamespace(null, CLOSE_WAIT_MILLIS)) {
+        LOG.log(
+            Level.INFO,
+            () ->
+                String.format(
+                    Locale.ROOT,
+                    "langmem-sqlite: profile '%s' closes with %d records waiting for their"
+                        + " vectors; they are embedded when it opens again",
+                    profileId,
+                    backlog.size()));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     closed = true;
+    backlog.close();
+    vectorWorker.interrupt();
     db.close();
     indexes.clear();
     LOG.log(
@@ -392,6 +497,11 @@ final class LangMemSqliteStore implements MemoryStore {
   /** How many namespaces have an index in memory; for tests. */
   int indexedNamespaces() {
     return indexes.size();
+  }
+
+  /** How many records wait for their vectors. */
+  int vectorsPending() {
+    return backlog.size();
   }
 
   /** How many transactions writes have committed; for tests and benchmarks. */
@@ -441,8 +551,19 @@ final class LangMemSqliteStore implements MemoryStore {
               PreparedStatement deleteRecords =
                   c.prepareStatement(
                       "DELETE FROM " + RecordRows.TABLE + " WHERE namespace = ? AND id = ?")) {
+            // Records put or deleted earlier in this batch: a vector landing for them is of a
+            // version the backlog no longer holds once the batch applies.
+            Set<VectorBacklog.Key> changed = new HashSet<>();
             for (Write w : batch) {
-              if (w.record != null) {
+              if (w.kind == Write.Kind.VECTOR) {
+                w.written = !changed.contains(w.key()) && backlog.isDue(w.record);
+                if (!w.written) {
+                  continue;
+                }
+              } else {
+                changed.add(w.key());
+              }
+              if (w.kind == Write.Kind.PUT) {
                 RecordRows.bind(records, w.record);
                 records.executeUpdate();
               }
@@ -458,7 +579,7 @@ final class LangMemSqliteStore implements MemoryStore {
                 deleteVectors.setString(2, w.id);
                 deleteVectors.executeUpdate();
               }
-              if (w.record == null) {
+              if (w.kind == Write.Kind.DELETE) {
                 deleteRecords.setString(1, w.namespace.value());
                 deleteRecords.setString(2, w.id);
                 w.existed = deleteRecords.executeUpdate() > 0;
@@ -471,21 +592,36 @@ final class LangMemSqliteStore implements MemoryStore {
     return null;
   }
 
-  /** Applies a committed write to its namespace's index, if that is in memory (or loading). */
+  /**
+   * Applies a committed write to the backlog and to its namespace's index, if that is in memory (or
+   * loading). A record due for a vector is indexed with a zero one meanwhile: found by its words.
+   */
   private void apply(Write w) {
-    NamespaceIndexCache.Slot entry = indexes.get(w.namespace);
-    if (entry == null) {
+    if (w.kind == Write.Kind.VECTOR && !w.written) {
       return;
     }
+    NamespaceIndexCache.Slot entry = indexes.get(w.namespace);
     try {
-      if (w.vector != null) {
+      if (entry == null) {
+        // Not in memory: its next load reads the database.
+      } else if (w.vector != null) {
         entry.apply(index -> index.put(w.record, w.vector));
+      } else if (w.due) {
+        entry.apply(index -> index.put(w.record, new float[embedder.dimensions()]));
       } else {
         entry.apply(index -> index.remove(w.id));
       }
     } catch (RuntimeException e) {
       indexes.remove(w.namespace);
       w.fail(e);
+    } finally {
+      // After the index: a search waiting for this vector finds it there once woken.
+      if (w.due) {
+        backlog.add(w.record);
+        w.added = true;
+      } else {
+        backlog.clear(w.namespace, w.id);
+      }
     }
   }
 
@@ -499,7 +635,7 @@ final class LangMemSqliteStore implements MemoryStore {
       return;
     }
     SQLException sql = (SQLException) e;
-    if (w.record != null && db.dialect().isDataException(sql)) {
+    if (w.kind == Write.Kind.PUT && db.dialect().isDataException(sql)) {
       // A value the database cannot hold: the input is at fault, not the store.
       w.fail(
           MemoryException.invalidArgument(
@@ -511,15 +647,141 @@ final class LangMemSqliteStore implements MemoryStore {
                   + ": a value the database cannot hold)"));
       return;
     }
-    w.fail(failure(w.record != null ? "put" : "delete", sql));
+    w.fail(failure(w.kind.name().toLowerCase(Locale.ROOT), sql));
   }
 
-  /** The vector of an ACTIVE record: its indexed one if its text did not change, else embedded. */
-  private float[] vectorOf(MemoryRecord record) {
+  /**
+   * The indexed vector of an ACTIVE record if its text did not change (a change of status, tags or
+   * metadata), else null: its vector is to be made behind.
+   */
+  private float[] indexedVector(MemoryRecord record) {
+    if (backlog.waits(record.namespace(), record.id())) {
+      return null;
+    }
     NamespaceIndexCache.Slot entry = indexes.get(record.namespace());
     HybridIndex index = entry == null ? null : entry.index();
     float[] indexed = index == null ? null : index.vectorIfSameText(record);
-    return indexed != null ? indexed : embedder.embed(record.indexedText());
+    // A zero vector stands in for one still to be made (or one of a text with nothing to embed).
+    return indexed == null || isZero(indexed) ? null : indexed;
+  }
+
+  /**
+   * Waits (up to {@value #SEARCH_WAIT_MILLIS} ms) for the vectors of the records of {@code
+   * namespace} written before this call, so a search by meaning finds what was just written.
+   */
+  private void awaitVectors(Namespace namespace) {
+    try {
+      backlog.awaitNamespace(namespace, SEARCH_WAIT_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static boolean isZero(float[] v) {
+    for (float x : v) {
+      if (x != 0f) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The vector worker: takes due records in batches, embeds them in one model call and writes their
+   * vectors (those still due when the batch commits). A failing embedder or database is logged and
+   * retried after a pause; the records keep waiting meanwhile.
+   */
+  private void embedBehind() {
+    while (true) {
+      List<MemoryRecord> batch;
+      try {
+        batch = backlog.take(VECTOR_BATCH);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (batch.isEmpty()) {
+        return; // closed
+      }
+      try {
+        List<float[]> vectors =
+            embedder.embedAll(batch.stream().map(MemoryRecord::indexedText).toList());
+        List<Write> landed = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+          landed.add(Write.vector(batch.get(i), vectors.get(i)));
+        }
+        writes.submitAll(landed);
+        List<MemoryRecord> failed = new ArrayList<>();
+        for (Write w : landed) {
+          if (w.failure() != null) {
+            failed.add(w.record);
+          }
+        }
+        if (!failed.isEmpty()) {
+          throw landed.stream().map(Write::failure).filter(f -> f != null).findFirst().get();
+        }
+      } catch (RuntimeException e) {
+        if (closed || backlog.isClosed()) {
+          return;
+        }
+        LOG.log(
+            Level.WARNING,
+            () ->
+                "langmem-sqlite: profile '"
+                    + profileId
+                    + "' could not make the vectors of "
+                    + batch.size()
+                    + " records; trying again in 1 s",
+            e);
+        backlog.retry(batch);
+        try {
+          Thread.sleep(1_000);
+        } catch (InterruptedException stop) {
+          return;
+        }
+      }
+    }
+  }
+
+  /**
+   * Adds the ACTIVE records that have no vector (written just before a crash) to the backlog; runs
+   * in {@link #open}, before any write.
+   */
+  private void recoverBacklog() throws SQLException {
+    int found =
+        db.call(
+            c -> {
+              int count = 0;
+              try (PreparedStatement st =
+                  c.prepareStatement(
+                      "SELECT "
+                          + RecordRows.selectList("r.")
+                          + " FROM "
+                          + RecordRows.TABLE
+                          + " r LEFT JOIN "
+                          + Schema.VECTORS
+                          + " v ON v.namespace = r.namespace AND v.record_id = r.id"
+                          + " WHERE r.status = ? AND v.record_id IS NULL")) {
+                st.setString(1, MemoryStatus.ACTIVE.name());
+                try (ResultSet rs = st.executeQuery()) {
+                  while (rs.next()) {
+                    backlog.recover(RecordRows.read(rs, 1));
+                    count++;
+                  }
+                }
+              }
+              return count;
+            });
+    if (found > 0) {
+      LOG.log(
+          Level.INFO,
+          () ->
+              String.format(
+                  Locale.ROOT,
+                  "langmem-sqlite: profile '%s': %d records have no vector yet; making them"
+                      + " in the background",
+                  profileId,
+                  found));
+    }
   }
 
   /** The namespace's index, built from the database if it is not in memory. */
@@ -571,7 +833,7 @@ final class LangMemSqliteStore implements MemoryStore {
                           + RecordRows.selectList("r.")
                           + ", v.embedding, v.embedder FROM "
                           + RecordRows.TABLE
-                          + " r JOIN "
+                          + " r LEFT JOIN "
                           + Schema.VECTORS
                           + " v ON v.namespace = r.namespace AND v.record_id = r.id"
                           + " WHERE r.namespace = ? AND r.status = ?")) {
@@ -587,6 +849,9 @@ final class LangMemSqliteStore implements MemoryStore {
                         && bytes.length == embedder.dimensions() * Float.BYTES
                         && embedder.name().equals(rs.getString(width + 2))) {
                       vector = VectorBytes.decode(bytes);
+                    } else if (bytes == null && backlog.waits(r.namespace(), r.id())) {
+                      // Its vector is being made; found by its words until it lands.
+                      vector = new float[embedder.dimensions()];
                     } else {
                       // Left empty by a migration or re-embedding that could not read it, or
                       // written by another embedder since the store opened: embed it as queries

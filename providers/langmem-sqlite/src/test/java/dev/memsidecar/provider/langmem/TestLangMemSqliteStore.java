@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -76,6 +77,7 @@ class TestLangMemSqliteStore {
         record(ALICE, "gone", "forgotten has no vector").toBuilder()
             .status(MemoryStatus.FORGOTTEN)
             .build());
+    awaitVectors();
 
     try (Connection c = Fixtures.connect(dir);
         Statement st = c.createStatement();
@@ -229,6 +231,7 @@ class TestLangMemSqliteStore {
     store = open(embedder);
     MemoryRecord r = record(ALICE, "r", "kafka consumer lag pages the on-call");
     store.put(r);
+    awaitVectors();
     assertEquals(1, embedder.embedded(r));
 
     store.search(ALICE, query("kafka")); // builds the index from the stored vector
@@ -237,6 +240,7 @@ class TestLangMemSqliteStore {
 
     MemoryRecord changed = r.toBuilder().context("new context").build();
     store.put(changed);
+    awaitVectors();
     assertEquals(1, embedder.embedded(changed));
     assertEquals("r", store.search(ALICE, query("kafka lag")).get(0).record().id());
   }
@@ -309,6 +313,85 @@ class TestLangMemSqliteStore {
     }
   }
 
+  @Test
+  void aPutReturnsBeforeItsVectorAndASearchByMeaningWaitsForIt() throws Exception {
+    store.close();
+    GatedEmbedder embedder = new GatedEmbedder();
+    store = open(embedder);
+    MemoryRecord r = record(ALICE, "r", "the staging cluster runs in frankfurt");
+    store.put(r); // returns although the embedder is shut
+    assertEquals(1, ((LangMemSqliteStore) store).vectorsPending());
+
+    // Found by its words at once (a zero query vector asks for words alone).
+    float[] none = new float[embedder.dimensions()];
+    SearchQuery byWords =
+        new SearchQuery("staging cluster", none, 10, Set.of(), List.of(), 0f, T0.plusSeconds(60));
+    assertEquals(Set.of("r"), idSet(store.search(ALICE, byWords)));
+
+    // A search by meaning waits until the vector written before it landed.
+    float[] q = new HashEmbedder().embed("staging cluster");
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<List<ScoredRecord>> search =
+          pool.submit(
+              () ->
+                  store.search(
+                      ALICE,
+                      new SearchQuery(
+                          "staging cluster", q, 10, Set.of(), List.of(), 0f, T0.plusSeconds(60))));
+      Thread.sleep(200);
+      assertFalse(search.isDone(), "the search did not wait for the vector");
+      embedder.open.countDown();
+      List<ScoredRecord> hits = search.get();
+      float[] v = new HashEmbedder().embed(r.indexedText());
+      assertEquals(
+          0.5f * Embedder.cosine(q, v) + 0.5f,
+          hits.get(0).score(),
+          1e-5f,
+          "scored with its vector");
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(0, ((LangMemSqliteStore) store).vectorsPending());
+  }
+
+  @Test
+  void recordsLeftWithoutAVectorAreEmbeddedWhenTheStoreOpens() throws SQLException {
+    for (int i = 0; i < 20; i++) {
+      store.put(record(ALICE, "n" + i, "note number " + i + " about the lighthouse"));
+    }
+    awaitVectors();
+    store.close();
+    // What a kill -9 between a put and its vector leaves.
+    try (Connection c = Fixtures.connect(dir);
+        Statement st = c.createStatement()) {
+      st.executeUpdate("DELETE FROM memory_vectors WHERE record_id <> 'n0'");
+    }
+
+    store = Fixtures.open(dir);
+    awaitVectors();
+    try (Connection c = Fixtures.connect(dir);
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM memory_vectors")) {
+      assertTrue(rs.next());
+      assertEquals(20, rs.getInt(1));
+    }
+    float[] q = new HashEmbedder().embed("note number 7 about the lighthouse");
+    List<ScoredRecord> hits = store.search(ALICE, query("note number 7 about the lighthouse"));
+    assertEquals("n7", hits.get(0).record().id());
+    float[] v = new HashEmbedder().embed(hits.get(0).record().indexedText());
+    assertEquals(0.5f * Embedder.cosine(q, v) + 0.5f, hits.get(0).score(), 1e-5f);
+  }
+
+  /** Waits until the store has made the vector of every record put so far. */
+  private void awaitVectors() {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (((LangMemSqliteStore) store).vectorsPending() > 0) {
+      assertTrue(System.nanoTime() < deadline, "vectors still pending after 10 s");
+      Thread.onSpinWait();
+    }
+  }
+
   /** A word made for writer {@code w}'s record {@code i}, found in no other record. */
   private static String word(int w, int i) {
     return "zq" + (char) ('a' + w) + (char) ('a' + i / 26) + (char) ('a' + i % 26);
@@ -325,6 +408,38 @@ class TestLangMemSqliteStore {
       out.add(h.record().id());
     }
     return out;
+  }
+
+  /** The hash embedder, whose batches (the store's vector worker) wait until it is opened. */
+  private static final class GatedEmbedder implements Embedder {
+    private final HashEmbedder delegate = new HashEmbedder();
+    final CountDownLatch open = new CountDownLatch(1);
+
+    @Override
+    public String name() {
+      return delegate.name();
+    }
+
+    @Override
+    public int dimensions() {
+      return delegate.dimensions();
+    }
+
+    @Override
+    public float[] embed(String text) {
+      return delegate.embed(text);
+    }
+
+    @Override
+    public List<float[]> embedAll(List<String> texts) {
+      try {
+        open.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      return delegate.embedAll(texts);
+    }
   }
 
   /** The hash embedder, counting how often it embedded each text. */

@@ -1,0 +1,209 @@
+package dev.memsidecar.provider.langmem;
+
+import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.Namespace;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The ACTIVE records whose vector is still to be made: written and searchable by their words, not
+ * yet by their meaning. {@link LangMemSqliteStore} adds a record here when a put committed it
+ * without a vector, and its vector worker {@linkplain #take takes} them in batches, embeds them and
+ * writes the vectors; a later put or delete of the record clears it. At most {@link #capacity}
+ * records wait: a put {@linkplain #reserve reserves} room first and waits (bounded) while the
+ * backlog is full, so a model slower than the writes slows the writers instead of growing memory.
+ *
+ * <p>Each waiting record is the version whose vector is due: a vector made for an older version
+ * ({@link #isDue} false) is dropped. Thread-safe; every method takes one short lock.
+ */
+final class VectorBacklog {
+  /** A record by namespace and id. */
+  record Key(Namespace namespace, String id) {}
+
+  private final int capacity;
+  private final Semaphore room;
+  // Guarded by this.
+  private final Map<Key, MemoryRecord> due = new HashMap<>();
+  private final ArrayDeque<Key> order = new ArrayDeque<>();
+  private int overdraft;
+  private boolean closed;
+
+  VectorBacklog(int capacity) {
+    if (capacity < 1) {
+      throw new IllegalArgumentException("capacity must be at least 1: " + capacity);
+    }
+    this.capacity = capacity;
+    this.room = new Semaphore(capacity);
+  }
+
+  /** The most records that wait at once. */
+  int capacity() {
+    return capacity;
+  }
+
+  /**
+   * Takes room for one record before a put that will {@link #add} it; waits up to {@code
+   * timeoutMillis} for room.
+   *
+   * @throws MemoryException UNAVAILABLE when there was no room in time, or on interrupt
+   */
+  void reserve(long timeoutMillis, String store) {
+    try {
+      if (room.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS)) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    throw MemoryException.unavailable(
+        store
+            + ": "
+            + capacity
+            + " records wait for their vectors (the embedder is slower than the writes);"
+            + " try again later",
+        null);
+  }
+
+  /** Gives back room {@link #reserve} took for a put that added nothing (it failed). */
+  void unreserve() {
+    room.release();
+  }
+
+  /**
+   * {@code record}, just committed without a vector, is due for one; it replaces an older version
+   * waiting, whose room it gives back. Uses the room the put reserved.
+   */
+  synchronized void add(MemoryRecord record) {
+    Key key = new Key(record.namespace(), record.id());
+    if (due.put(key, record) != null) {
+      giveBack();
+    }
+    // Also when an older version waits: that one may be in a batch already, whose vector the
+    // store then drops; this version is taken again.
+    order.add(key);
+    notifyAll();
+  }
+
+  /**
+   * Adds records found without a vector when the store opens, beyond {@link #capacity} if need be
+   * (they are already written; the room is taken back as their vectors land).
+   */
+  synchronized void recover(MemoryRecord record) {
+    Key key = new Key(record.namespace(), record.id());
+    if (due.put(key, record) != null) {
+      return;
+    }
+    if (!room.tryAcquire()) {
+      overdraft++;
+    }
+    order.add(key);
+    notifyAll();
+  }
+
+  /** The record no longer waits (a vector landed, or a later write made it moot). */
+  synchronized void clear(Namespace namespace, String id) {
+    if (due.remove(new Key(namespace, id)) != null) {
+      giveBack();
+      notifyAll();
+    }
+  }
+
+  /** Returns one record's room, first repaying what recovery took beyond the capacity. */
+  private void giveBack() {
+    if (overdraft > 0) {
+      overdraft--;
+    } else {
+      room.release();
+    }
+  }
+
+  /** Whether {@code record} is the version of its record whose vector is due. */
+  synchronized boolean isDue(MemoryRecord record) {
+    return due.get(new Key(record.namespace(), record.id())) == record;
+  }
+
+  /** Whether the record waits for its vector. */
+  synchronized boolean waits(Namespace namespace, String id) {
+    return due.containsKey(new Key(namespace, id));
+  }
+
+  /** How many records wait. */
+  synchronized int size() {
+    return due.size();
+  }
+
+  /**
+   * Up to {@code max} waiting records, oldest first, waiting for one when there is none; empty once
+   * {@link #close}d. They keep waiting (and are taken again) until {@link #clear}ed.
+   */
+  synchronized List<MemoryRecord> take(int max) throws InterruptedException {
+    while (order.isEmpty() && !closed) {
+      wait();
+    }
+    List<MemoryRecord> out = new ArrayList<>(Math.min(max, order.size()));
+    Set<Key> taken = new HashSet<>();
+    while (out.size() < max && !order.isEmpty()) {
+      Key key = order.poll();
+      MemoryRecord r = due.get(key);
+      if (r != null && taken.add(key)) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** Puts records a failed batch took back at the head of the line, to be taken again. */
+  synchronized void retry(List<MemoryRecord> records) {
+    for (int i = records.size() - 1; i >= 0; i--) {
+      MemoryRecord r = records.get(i);
+      if (isDue(r)) {
+        order.addFirst(new Key(r.namespace(), r.id()));
+      }
+    }
+    notifyAll();
+  }
+
+  /**
+   * Waits until none of the records of {@code namespace} (null: of every namespace) waiting now
+   * still waits, or {@code timeoutMillis} passed; returns whether they all landed.
+   */
+  synchronized boolean awaitNamespace(Namespace namespace, long timeoutMillis)
+      throws InterruptedException {
+    List<Map.Entry<Key, MemoryRecord>> waiting = new ArrayList<>();
+    for (Map.Entry<Key, MemoryRecord> e : due.entrySet()) {
+      if (namespace == null || e.getKey().namespace().equals(namespace)) {
+        waiting.add(Map.entry(e.getKey(), e.getValue()));
+      }
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    for (Map.Entry<Key, MemoryRecord> w : waiting) {
+      while (due.get(w.getKey()) == w.getValue()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || closed) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+    }
+    return true;
+  }
+
+  /** Wakes every waiter; {@link #take} returns empty from now on. */
+  synchronized void close() {
+    closed = true;
+    notifyAll();
+  }
+
+  /** Whether {@link #close} was called. */
+  synchronized boolean isClosed() {
+    return closed;
+  }
+}
