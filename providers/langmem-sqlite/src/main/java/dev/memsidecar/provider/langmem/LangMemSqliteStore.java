@@ -118,6 +118,14 @@ final class LangMemSqliteStore implements MemoryStore {
   /** How long close waits for the backlog to drain; what is left is embedded at the next open. */
   static final long CLOSE_WAIT_MILLIS = 5_000;
 
+  /** Records {@code r}, each with its vector row {@code v} if it has one. */
+  private static final String RECORDS_AND_VECTORS =
+      " FROM "
+          + RecordRows.TABLE
+          + " r LEFT JOIN "
+          + Schema.VECTORS
+          + " v ON v.namespace = r.namespace AND v.record_id = r.id";
+
   private static final System.Logger LOG = System.getLogger(LangMemSqliteStore.class.getName());
 
   private final String profileId;
@@ -755,11 +763,7 @@ final class LangMemSqliteStore implements MemoryStore {
                   c.prepareStatement(
                       "SELECT "
                           + RecordRows.selectList("r.")
-                          + " FROM "
-                          + RecordRows.TABLE
-                          + " r LEFT JOIN "
-                          + Schema.VECTORS
-                          + " v ON v.namespace = r.namespace AND v.record_id = r.id"
+                          + RECORDS_AND_VECTORS
                           + " WHERE r.status = ? AND v.record_id IS NULL")) {
                 st.setString(1, MemoryStatus.ACTIVE.name());
                 try (ResultSet rs = st.executeQuery()) {
@@ -831,11 +835,8 @@ final class LangMemSqliteStore implements MemoryStore {
                   c.prepareStatement(
                       "SELECT "
                           + RecordRows.selectList("r.")
-                          + ", v.embedding, v.embedder FROM "
-                          + RecordRows.TABLE
-                          + " r LEFT JOIN "
-                          + Schema.VECTORS
-                          + " v ON v.namespace = r.namespace AND v.record_id = r.id"
+                          + ", v.embedding, v.embedder"
+                          + RECORDS_AND_VECTORS
                           + " WHERE r.namespace = ? AND r.status = ?")) {
                 st.setString(1, namespace.value());
                 st.setString(2, MemoryStatus.ACTIVE.name());
