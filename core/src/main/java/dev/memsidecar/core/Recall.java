@@ -29,6 +29,16 @@ public final class Recall {
   }
 
   /**
+   * Starts embedding {@code query} in the background, so a {@link #search} of it soon after (or
+   * anything else embedding it) finds its vector made or being made.
+   */
+  public void prefetch(String query) {
+    if (embedder instanceof RecentEmbeddings recent) {
+      recent.prefetch(query);
+    }
+  }
+
+  /**
    * The best {@code topK} memories for {@code query} in the profiles named (all readable ones when
    * empty). Stops between profiles when the caller has gone.
    */

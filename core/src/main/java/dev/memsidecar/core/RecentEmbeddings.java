@@ -5,9 +5,14 @@ import static java.util.Objects.requireNonNull;
 import dev.memsidecar.api.Embedder;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 /**
  * The embedder the engine hands out (to its stores, recall and the write path): the configured one,
@@ -23,8 +28,12 @@ import java.util.Map;
  * memory held to about {@value #CAPACITY} x ({@value #MAX_TEXT_CHARS} characters + one vector).
  * Callers get their own copy of a vector.
  *
- * <p>Thread-safe: lookups and insertions take one short lock; embedding runs outside it, so two
- * threads embedding one new text at once may both compute it.
+ * <p>A text being embedded is computed once however many threads ask for it meanwhile: the later
+ * ones wait for the first one's vector. {@link #prefetch} starts a text's embedding on a thread of
+ * its own, so a caller can do other work (BeginRun reads what needs no vector) while the model
+ * runs, and then takes the vector with {@link #embed}.
+ *
+ * <p>Thread-safe: lookups and insertions take one short lock; embedding runs outside it.
  */
 final class RecentEmbeddings implements Embedder {
   /** How many texts' vectors are kept, least recently used dropped first. */
@@ -34,6 +43,17 @@ final class RecentEmbeddings implements Embedder {
   static final int MAX_TEXT_CHARS = 8 * 1024;
 
   private final Embedder embedder;
+
+  // Guarded by recent: the texts being embedded, and their vectors once done.
+  private final Map<String, CompletableFuture<float[]>> inFlight = new HashMap<>();
+
+  private static final Executor PREFETCH =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "query-embed");
+            t.setDaemon(true);
+            return t;
+          });
 
   private final Map<String, float[]> recent =
       new LinkedHashMap<>(CAPACITY * 2, 0.75f, true) {
@@ -60,17 +80,78 @@ final class RecentEmbeddings implements Embedder {
   @Override
   public float[] embed(String text) {
     requireNonNull(text, "text is null");
-    float[] kept = kept(text);
-    if (kept != null) {
-      return kept;
+    if (text.length() > MAX_TEXT_CHARS) {
+      return embedder.embed(text);
     }
-    float[] vector = embedder.embed(text);
-    if (text.length() <= MAX_TEXT_CHARS) {
-      synchronized (recent) {
-        recent.put(text, vector.clone());
+    CompletableFuture<float[]> pending;
+    synchronized (recent) {
+      float[] v = recent.get(text);
+      if (v != null) {
+        return v.clone();
+      }
+      pending = inFlight.get(text);
+      if (pending == null) {
+        inFlight.put(text, new CompletableFuture<>());
       }
     }
+    if (pending != null) {
+      return await(pending).clone();
+    }
+    CompletableFuture<float[]> mine;
+    float[] vector;
+    try {
+      vector = embedder.embed(text);
+    } catch (RuntimeException | Error e) {
+      synchronized (recent) {
+        mine = inFlight.remove(text);
+      }
+      mine.completeExceptionally(e);
+      throw e;
+    }
+    synchronized (recent) {
+      recent.put(text, vector.clone());
+      mine = inFlight.remove(text);
+    }
+    mine.complete(vector.clone());
     return vector;
+  }
+
+  /**
+   * Starts embedding {@code text} on another thread unless its vector is kept or being made; a
+   * later {@link #embed} of it takes that vector. A failure is left to that {@link #embed}.
+   */
+  void prefetch(String text) {
+    requireNonNull(text, "text is null");
+    if (text.length() > MAX_TEXT_CHARS) {
+      return;
+    }
+    synchronized (recent) {
+      if (recent.containsKey(text) || inFlight.containsKey(text)) {
+        return;
+      }
+    }
+    PREFETCH.execute(
+        () -> {
+          try {
+            embed(text);
+          } catch (RuntimeException | Error ignored) {
+            // The caller's own embed of the text fails the same way, where it can be reported.
+          }
+        });
+  }
+
+  private static float[] await(CompletableFuture<float[]> pending) {
+    try {
+      return pending.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
   }
 
   @Override

@@ -2,11 +2,19 @@ package dev.memsidecar.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class TestRecentEmbeddings {
@@ -86,5 +94,80 @@ class TestRecentEmbeddings {
     assertArrayEquals(counting.hash.embed("new two"), vectors.get(2));
     recent.embed("new one");
     assertEquals("new one", counting.embedded.get(counting.embedded.size() - 1));
+  }
+
+  @Test
+  void aTextAskedForWhileItIsEmbeddedIsEmbeddedOnce() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Embedder slow =
+        new Embedder() {
+          @Override
+          public String name() {
+            return counting.name();
+          }
+
+          @Override
+          public int dimensions() {
+            return counting.dimensions();
+          }
+
+          @Override
+          public float[] embed(String text) {
+            entered.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              throw new IllegalStateException(e);
+            }
+            return counting.embed(text);
+          }
+        };
+    RecentEmbeddings shared = new RecentEmbeddings(slow);
+    shared.prefetch("what does Alice drink?");
+    assertTrue(entered.await(10, TimeUnit.SECONDS), "prefetch did not start the embedding");
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<float[]> a = pool.submit(() -> shared.embed("what does Alice drink?"));
+      Future<float[]> b = pool.submit(() -> shared.embed("what does Alice drink?"));
+      Thread.sleep(100);
+      assertFalse(a.isDone() || b.isDone(), "a caller did not wait for the vector being made");
+      release.countDown();
+      float[] expected = counting.hash.embed("what does Alice drink?");
+      assertArrayEquals(expected, a.get(10, TimeUnit.SECONDS));
+      assertArrayEquals(expected, b.get(10, TimeUnit.SECONDS));
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(List.of("what does Alice drink?"), counting.embedded);
+  }
+
+  @Test
+  void aFailedEmbeddingFailsEveryWaiterAndIsNotKept() {
+    Embedder failing =
+        new Embedder() {
+          int calls;
+
+          @Override
+          public String name() {
+            return "failing";
+          }
+
+          @Override
+          public int dimensions() {
+            return 4;
+          }
+
+          @Override
+          public synchronized float[] embed(String text) {
+            if (calls++ == 0) {
+              throw new IllegalStateException("model not loaded");
+            }
+            return new float[] {1, 0, 0, 0};
+          }
+        };
+    RecentEmbeddings shared = new RecentEmbeddings(failing);
+    assertThrows(IllegalStateException.class, () -> shared.embed("x"));
+    assertArrayEquals(new float[] {1, 0, 0, 0}, shared.embed("x"));
   }
 }

@@ -38,6 +38,11 @@ final class RecallBlend {
     this.access = requireNonNull(access, "access is null");
   }
 
+  /** Starts embedding the query {@link #blend} will search with, while the caller does more. */
+  void prefetch(String q) {
+    recall.prefetch(q);
+  }
+
   /** What BeginRun recalls: facts and session evidence, {@code topK} together. */
   record Blend(List<MemoryHit> recalled, List<SessionHit> evidence) {
     static final Blend NONE = new Blend(List.of(), List.of());

@@ -207,20 +207,21 @@ public final class RunService {
           Map.of("snapshot_id", frozen.get().snapshotId(), "replayed", "true"));
       return frozen.get();
     }
-    RecallBlend.Blend blend =
-        in.input().isBlank()
-            ? RecallBlend.Blend.NONE
-            : blender.blend(in.scope(), query(in.input()), topK, options);
-    List<MemoryHit> recalled = blend.recalled();
+    String q = in.input().isBlank() ? "" : query(in.input());
+    if (!q.isEmpty()) {
+      // The model embeds the query while the sections that need no vector are read.
+      blender.prefetch(q);
+    }
     List<String> paths = new ArrayList<>();
     String files = memoryFiles(in.scope(), options, paths);
+    String rules = toolRules.pinnedSection(in.scope(), in.tools(), in.input());
+    RecallBlend.Blend blend =
+        q.isEmpty() ? RecallBlend.Blend.NONE : blender.blend(in.scope(), q, topK, options);
+    List<MemoryHit> recalled = blend.recalled();
     List<RunSnapshot.Section> sections =
         List.of(
             new RunSnapshot.Section(RUNTIME_CONTEXT, "Runtime context", runtimeContext(now, zone)),
-            new RunSnapshot.Section(
-                TOOL_RULES,
-                "Tool-scoped rules",
-                toolRules.pinnedSection(in.scope(), in.tools(), in.input())),
+            new RunSnapshot.Section(TOOL_RULES, "Tool-scoped rules", rules),
             new RunSnapshot.Section(
                 RECALLED_MEMORY, "Relevant long-term memory", recalledBody(recalled)),
             new RunSnapshot.Section(
