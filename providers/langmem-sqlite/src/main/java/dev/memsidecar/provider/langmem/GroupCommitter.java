@@ -16,11 +16,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * writes.
  *
  * <p>Before it starts a batch, the writer running it waits up to {@code maxWaitMillis} while fewer
- * writes are queued than the previous batch carried: the writers that batch answered are likely to
- * come back with their next write soon (a server's clients, each with one request at a time), and
- * one commit for all of them costs much less than one each. A batch cut short by the wait carries
- * what came, and the next waits for no more than that; so a lone writer never waits, and the wait
- * adapts to how many writers there are.
+ * writes are queued than the previous batch had writers (a {@link #submitAll} of many jobs is one;
+ * {@linkplain Job#background() background} work is none): the writers that batch answered are
+ * likely to come back with their next write soon (a server's clients, each with one request at a
+ * time), and one commit for all of them costs much less than one each. A batch cut short by the
+ * wait carries what came, and the next waits for no more than that; so a lone writer never waits,
+ * and the wait adapts to how many writers there are.
  *
  * <p>Batches run one at a time, in the order their jobs were {@linkplain #submit submitted}, each
  * holding at most {@code maxBatch} jobs; everything a batch does (the database, then the in-memory
@@ -36,7 +37,17 @@ final class GroupCommitter<J extends GroupCommitter.Job> {
   abstract static class Job {
     // Guarded by the committer's lock until done; read by the submitter afterwards.
     boolean done;
+    // The first job of its submit: batches count writers by these.
+    boolean leads;
     private RuntimeException failure;
+
+    /**
+     * Whether this is background work no client waits for: its writer is not counted among those
+     * the next batch waits for.
+     */
+    boolean background() {
+      return false;
+    }
 
     /** Records that this job failed; its submitter gets {@code e}. */
     final void fail(RuntimeException e) {
@@ -107,6 +118,7 @@ final class GroupCommitter<J extends GroupCommitter.Job> {
     J last = jobs.get(jobs.size() - 1);
     lock.lock();
     try {
+      jobs.get(0).leads = true;
       queue.addAll(jobs);
       queued.signal();
       while (!last.done) {
@@ -128,7 +140,7 @@ final class GroupCommitter<J extends GroupCommitter.Job> {
         while (batch.size() < maxBatch && !queue.isEmpty()) {
           batch.add(queue.poll());
         }
-        lastBatch = batch.size();
+        lastBatch = (int) batch.stream().filter(j -> j.leads && !j.background()).count();
         lock.unlock();
         try {
           runAction(batch);

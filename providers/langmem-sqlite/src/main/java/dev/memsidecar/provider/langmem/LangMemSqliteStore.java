@@ -191,6 +191,11 @@ final class LangMemSqliteStore implements MemoryStore {
     VectorBacklog.Key key() {
       return new VectorBacklog.Key(namespace, id);
     }
+
+    @Override
+    boolean background() {
+      return kind == Kind.VECTOR;
+    }
   }
 
   private LangMemSqliteStore(String profileId, Embedder embedder, Database db) {

@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,11 +26,22 @@ class TestGroupCommitter {
     threads.shutdownNow();
   }
 
-  private static final class Named extends GroupCommitter.Job {
+  private static class Named extends GroupCommitter.Job {
     final String name;
 
     Named(String name) {
       this.name = name;
+    }
+  }
+
+  private static final class Behind extends Named {
+    Behind(String name) {
+      super(name);
+    }
+
+    @Override
+    boolean background() {
+      return true;
     }
   }
 
@@ -67,6 +79,16 @@ class TestGroupCommitter {
     assertEquals(List.of("a", "b", "c"), batches.get(1).stream().sorted().toList());
     assertEquals(2, committer.batches());
     assertEquals(4, committer.jobs());
+  }
+
+  @Test
+  void manyJobsOfOneSubmitAreOneBatchAndBackgroundWorkMakesNoWriterWait() throws Exception {
+    GroupCommitter<Named> committer = new GroupCommitter<>(this::record, 16, 3_600_000);
+    committer.submitAll(List.of(new Behind("v1"), new Behind("v2"), new Behind("v3")));
+    assertEquals(List.of(List.of("v1", "v2", "v3")), batches);
+    // Had the three counted as writers, this lone one would wait an hour for two more.
+    submit(committer, "lone").get(10, TimeUnit.SECONDS);
+    assertEquals(List.of("lone"), batches.get(1));
   }
 
   @Test
