@@ -33,6 +33,10 @@ import java.util.concurrent.Executors;
  * its own, so a caller can do other work (BeginRun reads what needs no vector) while the model
  * runs, and then takes the vector with {@link #embed}.
  *
+ * <p>Bulk work ({@link #embedAll}: the vectors stores and sessions make behind their writes) runs
+ * one call at a time: a model run already takes every core, so two at once would only split them,
+ * and crowd out the calls a client waits for ({@link #embed}) twice as much.
+ *
  * <p>Thread-safe: lookups and insertions take one short lock; embedding runs outside it.
  */
 final class RecentEmbeddings implements Embedder {
@@ -43,6 +47,9 @@ final class RecentEmbeddings implements Embedder {
   static final int MAX_TEXT_CHARS = 8 * 1024;
 
   private final Embedder embedder;
+
+  // One embedAll at a time (see the class description).
+  private final Object bulk = new Object();
 
   // Guarded by recent: the texts being embedded, and their vectors once done.
   private final Map<String, CompletableFuture<float[]>> inFlight = new HashMap<>();
@@ -167,7 +174,10 @@ final class RecentEmbeddings implements Embedder {
       }
     }
     if (!missing.isEmpty()) {
-      List<float[]> embedded = embedder.embedAll(missing);
+      List<float[]> embedded;
+      synchronized (bulk) {
+        embedded = embedder.embedAll(missing);
+      }
       int next = 0;
       for (int i = 0; i < vectors.size(); i++) {
         if (vectors.get(i) == null) {
