@@ -10,11 +10,11 @@ import java.util.List;
  * <p>Versioned with Flyway ({@link #SCHEMA}): the scripts {@code
  * db/migration/control/<dialect>/V<n>__*.sql} (resources of this module), the history in {@code
  * control_schema_history}. Versions: 1 (issue 7) has the run and audit tables; 2 (issue 8) adds the
- * tool tables; 3 (issue 17) adds the session tables. Releases before Flyway kept the version in
- * {@code control_schema} (one row); such a database is taken over at that version and migrated, and
- * the table keeps the current version so those releases refuse a newer database. Opening creates or
- * migrates the tables; a database of a later release is refused rather than misread ({@link
- * dev.memsidecar.jdbc.Database#open}).
+ * tool tables; 3 (issue 17) adds the session tables; 4 indexes a message's context (the message
+ * before it) too. Releases before Flyway kept the version in {@code control_schema} (one row); such
+ * a database is taken over at that version and migrated, and the table keeps the current version so
+ * those releases refuse a newer database. Opening creates or migrates the tables; a database of a
+ * later release is refused rather than misread ({@link dev.memsidecar.jdbc.Database#open}).
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
  * #nanos}); the values themselves are JSON text ({@link ControlJson}), which keeps their instants
@@ -55,15 +55,19 @@ import java.util.List;
  *   <li>{@code session_messages} (version 3): every message, primary key ({@code workspace_id,
  *       user_id, session_id, seq}), unique ({@code ..., id}): {@code role} (the enum name), {@code
  *       name}, {@code content}, {@code message_at} (indexed, for retention), {@code visible},
- *       {@code run_id}, {@code term_count} (its index terms, with repeats), {@code extra_json}
- *       (tool call and result, usage, snapshot id, metadata).
+ *       {@code run_id}, {@code term_count} (its index terms, with repeats), {@code context_count}
+ *       (version 4: its context's index terms, with repeats; 0 for messages indexed before), {@code
+ *       extra_json} (tool call and result, usage, snapshot id, metadata).
  *   <li>{@code session_terms} (version 3): the inverted index of the visible messages, primary key
- *       ({@code workspace_id, user_id, term, session_id, seq}): {@code tf}, and copies of the
- *       message's {@code term_count}, {@code message_at} and {@code role} so a search filters and
- *       ranks from the postings alone. Indexed by message too, for deletes.
+ *       ({@code workspace_id, user_id, term, session_id, seq}): {@code tf}, {@code context_tf}
+ *       (version 4: how often the term occurs in the message's context; a term only there has
+ *       {@code tf} 0), and copies of the message's {@code term_count}, {@code context_count}
+ *       (version 4), {@code message_at} and {@code role} so a search filters and ranks from the
+ *       postings alone. Indexed by message too, for deletes.
  *   <li>{@code session_stats} (version 3): per owner ({@code workspace_id, user_id}) the visible
- *       {@code messages} and their {@code terms}: BM25's N and average length; {@code generation},
- *       raised whenever messages of the owner are deleted (caches of its vectors read again).
+ *       {@code messages}, their {@code terms} and {@code context_terms} (version 4): BM25F's N and
+ *       average length; {@code generation}, raised whenever messages of the owner are deleted
+ *       (caches of its vectors read again).
  *   <li>{@code session_vectors} (version 3): a vector per visible message and embedder, primary key
  *       {@code vseq} (assigned on insert, increasing: a cache catches up on what it has not read),
  *       unique ({@code workspace_id, user_id, session_id, seq, embedder}), with copies of the
@@ -73,7 +77,7 @@ import java.util.List;
  */
 final class ControlSchema {
   /** The version this code reads and writes. */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
   /** The tables' versions, for {@link dev.memsidecar.jdbc.Database#open}. */
   static final VersionedSchema SCHEMA =

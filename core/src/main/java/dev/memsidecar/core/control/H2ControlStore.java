@@ -13,6 +13,7 @@ import dev.memsidecar.core.run.RunSnapshot;
 import dev.memsidecar.core.sessions.SessionInfo;
 import dev.memsidecar.core.sessions.SessionKey;
 import dev.memsidecar.core.sessions.SessionMessage;
+import dev.memsidecar.core.sessions.SessionStore;
 import dev.memsidecar.core.toolrules.ToolDenial;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolStats;
@@ -21,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -181,7 +181,7 @@ public final class H2ControlStore implements ControlStore {
       SessionKey key,
       String agentId,
       List<SessionMessage> messages,
-      List<Map<String, Integer>> terms,
+      List<SessionStore.IndexTerms> terms,
       Instant now) {
     return sessions.append(key, agentId, messages, terms, now);
   }

@@ -7,6 +7,7 @@ import dev.memsidecar.core.sessions.SessionInfo;
 import dev.memsidecar.core.sessions.SessionKey;
 import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionStore;
+import dev.memsidecar.toolkit.HybridScore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Sessions ({@code sessions}), their messages ({@code session_messages}) and the inverted index of
@@ -37,6 +39,9 @@ final class SessionTables {
 
   /** BM25's length normalisation. */
   static final double B = 0.75;
+
+  /** How much a term of a message's context counts against one of its own. */
+  static final double CONTEXT_WEIGHT = HybridScore.CONTEXT_WEIGHT;
 
   /** Query terms a search looks up at most; a longer query uses its first ones. */
   static final int MAX_QUERY_TERMS = 64;
@@ -69,7 +74,7 @@ final class SessionTables {
       SessionKey key,
       String agentId,
       List<SessionMessage> messages,
-      List<Map<String, Integer>> terms,
+      List<SessionStore.IndexTerms> terms,
       Instant now) {
     requireNonNull(key, "key is null");
     requireNonNull(agentId, "agentId is null");
@@ -91,7 +96,7 @@ final class SessionTables {
       SessionKey key,
       String agentId,
       List<SessionMessage> messages,
-      List<Map<String, Integer>> terms,
+      List<SessionStore.IndexTerms> terms,
       long at)
       throws SQLException {
     long lastSeq;
@@ -134,6 +139,7 @@ final class SessionTables {
     List<SessionMessage> out = new ArrayList<>(messages.size());
     long visibleAdded = 0;
     long termsAdded = 0;
+    long contextAdded = 0;
     try (PreparedStatement byId =
             c.prepareStatement(
                 "SELECT "
@@ -148,14 +154,15 @@ final class SessionTables {
                 "INSERT INTO "
                     + ControlSchema.SESSION_MESSAGES
                     + " (workspace_id, user_id, session_id, seq, id, role, name, content,"
-                    + " message_at, visible, run_id, term_count, extra_json)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                    + " message_at, visible, run_id, term_count, context_count, extra_json)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         PreparedStatement index =
             c.prepareStatement(
                 "INSERT INTO "
                     + ControlSchema.SESSION_TERMS
-                    + " (workspace_id, user_id, term, session_id, seq, tf, term_count, message_at,"
-                    + " role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " (workspace_id, user_id, term, session_id, seq, tf, context_tf, term_count,"
+                    + " context_count, message_at, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                    + " ?)")) {
       for (int i = 0; i < messages.size(); i++) {
         SessionMessage m = messages.get(i);
         bindKey(byId, 1, key);
@@ -168,8 +175,9 @@ final class SessionTables {
         }
         long seq = ++lastSeq;
         long messageAt = ControlSchema.exactNanos(m.time(), "time");
-        Map<String, Integer> counts = terms.get(i);
-        int termCount = counts.values().stream().mapToInt(Integer::intValue).sum();
+        SessionStore.IndexTerms indexed = terms.get(i);
+        int termCount = indexed.ownLength();
+        int contextCount = indexed.contextLength();
         bindKey(insert, 1, key);
         insert.setLong(4, seq);
         insert.setString(5, m.id());
@@ -180,8 +188,9 @@ final class SessionTables {
         insert.setBoolean(10, m.visible());
         insert.setString(11, m.runId());
         insert.setInt(12, termCount);
+        insert.setInt(13, contextCount);
         insert.setString(
-            13,
+            14,
             ControlJson.write(
                 new Extras(
                     m.toolCall(),
@@ -192,20 +201,25 @@ final class SessionTables {
                     m.metadata())));
         insert.executeUpdate();
         if (m.visible()) {
-          for (Map.Entry<String, Integer> t : counts.entrySet()) {
+          Set<String> all = new TreeSet<>(indexed.own().keySet());
+          all.addAll(indexed.context().keySet());
+          for (String t : all) {
             index.setString(1, key.workspaceId());
             index.setString(2, key.userId());
-            index.setString(3, t.getKey());
+            index.setString(3, t);
             index.setString(4, key.sessionId());
             index.setLong(5, seq);
-            index.setInt(6, t.getValue());
-            index.setInt(7, termCount);
-            index.setLong(8, messageAt);
-            index.setString(9, m.role().name());
+            index.setInt(6, indexed.own().getOrDefault(t, 0));
+            index.setInt(7, indexed.context().getOrDefault(t, 0));
+            index.setInt(8, termCount);
+            index.setInt(9, contextCount);
+            index.setLong(10, messageAt);
+            index.setString(11, m.role().name());
             index.addBatch();
           }
           visibleAdded++;
           termsAdded += termCount;
+          contextAdded += contextCount;
         }
         count++;
         lastMessageAt = Math.max(lastMessageAt, messageAt);
@@ -228,26 +242,28 @@ final class SessionTables {
       bindKey(st, 6, key);
       st.executeUpdate();
     }
-    addToStats(c, key.owner(), visibleAdded, termsAdded);
+    addToStats(c, key.owner(), visibleAdded, termsAdded, contextAdded);
     return List.copyOf(out);
   }
 
-  /** Adds to the owner's message and term totals, creating the row. */
-  private static void addToStats(Connection c, SessionKey.Owner owner, long messages, long terms)
+  /** Adds to the owner's message, term and context term totals, creating the row. */
+  private static void addToStats(
+      Connection c, SessionKey.Owner owner, long messages, long terms, long contextTerms)
       throws SQLException {
-    if (messages == 0 && terms == 0) {
+    if (messages == 0 && terms == 0 && contextTerms == 0) {
       return;
     }
     try (PreparedStatement st =
         c.prepareStatement(
             "UPDATE "
                 + ControlSchema.SESSION_STATS
-                + " SET messages = messages + ?, terms = terms + ?"
-                + " WHERE workspace_id = ? AND user_id = ?")) {
+                + " SET messages = messages + ?, terms = terms + ?, context_terms = context_terms +"
+                + " ? WHERE workspace_id = ? AND user_id = ?")) {
       st.setLong(1, messages);
       st.setLong(2, terms);
-      st.setString(3, owner.workspaceId());
-      st.setString(4, owner.userId());
+      st.setLong(3, contextTerms);
+      st.setString(4, owner.workspaceId());
+      st.setString(5, owner.userId());
       if (st.executeUpdate() > 0) {
         return;
       }
@@ -256,11 +272,13 @@ final class SessionTables {
         c.prepareStatement(
             "INSERT INTO "
                 + ControlSchema.SESSION_STATS
-                + " (workspace_id, user_id, messages, terms, generation) VALUES (?, ?, ?, ?, 0)")) {
+                + " (workspace_id, user_id, messages, terms, context_terms, generation)"
+                + " VALUES (?, ?, ?, ?, ?, 0)")) {
       st.setString(1, owner.workspaceId());
       st.setString(2, owner.userId());
       st.setLong(3, Math.max(0, messages));
       st.setLong(4, Math.max(0, terms));
+      st.setLong(5, Math.max(0, contextTerms));
       st.executeUpdate(); // a duplicate key restarts the transaction
     }
   }
@@ -339,8 +357,12 @@ final class SessionTables {
         });
   }
 
-  /** One posting: a message, how often the term occurs in it, how many terms it has. */
-  private record Posting(String sessionId, long seq, int tf, int length) {}
+  /**
+   * One posting: a message, how often the term occurs in it and in its context, how many terms it
+   * and its context have.
+   */
+  private record Posting(
+      String sessionId, long seq, int tf, int contextTf, int length, int contextLength) {}
 
   List<SessionStore.Match> bm25(
       SessionKey.Owner owner, Set<String> terms, SessionStore.Filter filter, int limit) {
@@ -349,7 +371,8 @@ final class SessionTables {
       return List.of();
     }
     StringBuilder sql =
-        new StringBuilder("SELECT term, session_id, seq, tf, term_count FROM ")
+        new StringBuilder(
+                "SELECT term, session_id, seq, tf, context_tf, term_count, context_count FROM ")
             .append(ControlSchema.SESSION_TERMS)
             .append(" WHERE workspace_id = ? AND user_id = ? AND term IN (")
             .append(String.join(", ", Collections.nCopies(query.size(), "?")))
@@ -400,30 +423,42 @@ final class SessionTables {
               while (rs.next()) {
                 postings
                     .computeIfAbsent(rs.getString(1), t -> new ArrayList<>())
-                    .add(new Posting(rs.getString(2), rs.getLong(3), rs.getInt(4), rs.getInt(5)));
+                    .add(
+                        new Posting(
+                            rs.getString(2),
+                            rs.getLong(3),
+                            rs.getInt(4),
+                            rs.getInt(5),
+                            rs.getInt(6),
+                            rs.getInt(7)));
               }
             }
           }
-          List<SessionStore.Match> ranked = bm25(postings, totals[0], totals[1]);
+          List<SessionStore.Match> ranked =
+              bm25(postings, totals[0], totals[1] + CONTEXT_WEIGHT * totals[2]);
           return List.copyOf(ranked.subList(0, Math.min(limit, ranked.size())));
         });
   }
 
   /**
-   * BM25 (Robertson and Zaragoza's IDF, {@code ln(1 + (N - df + 0.5) / (df + 0.5))}) of every
-   * message in the postings, best first; ties go to the newer message.
+   * BM25F (Robertson and Zaragoza's IDF, {@code ln(1 + (N - df + 0.5) / (df + 0.5))}; a term of the
+   * context counts {@link #CONTEXT_WEIGHT} of one of the message, in term frequencies and lengths
+   * alike, as in the record stores' ranking) of every message in the postings, best first; ties go
+   * to the newer message.
    */
   private static List<SessionStore.Match> bm25(
-      Map<String, List<Posting>> postings, long n, long totalTerms) {
-    double avgLength = Math.max(1.0, (double) totalTerms / Math.max(1, n));
+      Map<String, List<Posting>> postings, long n, double totalTerms) {
+    double avgLength = Math.max(1.0, totalTerms / Math.max(1, n));
     Map<String, double[]> scores = new HashMap<>();
     Map<String, Posting> first = new HashMap<>();
     for (List<Posting> list : postings.values()) {
       double df = list.size();
       double idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (Posting p : list) {
-        double norm = K1 * (1 - B + B * p.length() / avgLength);
-        double s = idf * p.tf() * (K1 + 1) / (p.tf() + norm);
+        double length = p.length() + CONTEXT_WEIGHT * p.contextLength();
+        double tf = p.tf() + CONTEXT_WEIGHT * p.contextTf();
+        double norm = K1 * (1 - B + B * length / avgLength);
+        double s = idf * tf * (K1 + 1) / (tf + norm);
         String id = p.sessionId() + "\n" + p.seq();
         scores.computeIfAbsent(id, k -> new double[1])[0] += s;
         first.putIfAbsent(id, p);
@@ -443,17 +478,19 @@ final class SessionTables {
     return out;
   }
 
-  /** The owner's visible messages and their terms, {0, 0} when none. */
+  /** The owner's visible messages, their terms and their context terms, zeros when none. */
   private static long[] totals(Connection c, SessionKey.Owner owner) throws SQLException {
     try (PreparedStatement st =
         c.prepareStatement(
-            "SELECT messages, terms FROM "
+            "SELECT messages, terms, context_terms FROM "
                 + ControlSchema.SESSION_STATS
                 + " WHERE workspace_id = ? AND user_id = ?")) {
       st.setString(1, owner.workspaceId());
       st.setString(2, owner.userId());
       try (ResultSet rs = st.executeQuery()) {
-        return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : new long[] {0, 0};
+        return rs.next()
+            ? new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)}
+            : new long[] {0, 0, 0};
       }
     }
   }
@@ -487,12 +524,12 @@ final class SessionTables {
     return deleteMessages(key, Long.MAX_VALUE); // message times are below it (exactNanos)
   }
 
-  /** The visible messages of a session below a time and their terms. */
+  /** The visible messages of a session below a time, their terms and their context terms. */
   private static long[] visibleTotals(Connection c, SessionKey key, long before)
       throws SQLException {
     try (PreparedStatement st =
         c.prepareStatement(
-            "SELECT COUNT(*), COALESCE(SUM(term_count), 0) FROM "
+            "SELECT COUNT(*), COALESCE(SUM(term_count), 0), COALESCE(SUM(context_count), 0) FROM "
                 + ControlSchema.SESSION_MESSAGES
                 + " WHERE "
                 + KEY
@@ -501,7 +538,7 @@ final class SessionTables {
       st.setLong(i, before);
       try (ResultSet rs = st.executeQuery()) {
         rs.next();
-        return new long[] {rs.getLong(1), rs.getLong(2)};
+        return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)};
       }
     }
   }
@@ -596,7 +633,7 @@ final class SessionTables {
                     bindKey(st, 1, key);
                     st.executeUpdate();
                   }
-                  addToStats(c, key.owner(), -visible[0], -visible[1]);
+                  addToStats(c, key.owner(), -visible[0], -visible[1], -visible[2]);
                   nextGeneration(c, key.owner());
                   return deleted;
                 }));

@@ -149,11 +149,20 @@ public final class SessionService implements AutoCloseable {
     return messages.isEmpty() ? List.of() : store(key, scope.agentId(), messages);
   }
 
+  /**
+   * Stores messages with their index terms: each visible one's own and, as its context, those of
+   * the visible message before it in the session (the question a reply answers: "What are they
+   * for?" gives "These are for running" the words a later search for it uses). Two appends racing
+   * on one session may each take the other's last message for context, or neither: a ranking
+   * nuance, never a wrong result.
+   */
   private List<SessionMessage> store(
       SessionKey key, String agentId, List<SessionMessage> messages) {
     Instant now = clock.instant();
     List<SessionMessage> ready = new ArrayList<>(messages.size());
-    List<Map<String, Integer>> terms = new ArrayList<>(messages.size());
+    List<SessionStore.IndexTerms> terms = new ArrayList<>(messages.size());
+    SessionMessage before = lastVisible(key);
+    Map<String, Integer> context = before == null ? Map.of() : termCounts(before);
     for (SessionMessage m : messages) {
       SessionMessage stored =
           m.stored(
@@ -162,11 +171,23 @@ public final class SessionService implements AutoCloseable {
               0,
               m.time() == null ? now : m.time());
       ready.add(stored);
-      terms.add(stored.visible() ? termCounts(stored) : Map.of());
+      if (stored.visible()) {
+        Map<String, Integer> own = termCounts(stored);
+        terms.add(new SessionStore.IndexTerms(own, context));
+        context = own;
+      } else {
+        terms.add(SessionStore.IndexTerms.NONE);
+      }
     }
     List<SessionMessage> stored = store.append(key, agentId, ready, terms, now);
-    vectors.embedLater(key, stored);
+    vectors.embedLater(key, before, stored);
     return stored;
+  }
+
+  /** The session's newest visible message still kept, or null. */
+  private SessionMessage lastVisible(SessionKey key) {
+    List<SessionMessage> last = store.history(key, Long.MAX_VALUE, cutoff(), 1);
+    return last.isEmpty() ? null : last.get(0);
   }
 
   /** Messages appended whose vectors are not made yet. */
@@ -415,7 +436,7 @@ public final class SessionService implements AutoCloseable {
     return out;
   }
 
-  /** How often each index term occurs in a message's name, content and tool call. */
+  /** How often each index term occurs in a message's name, content and tool call (or result). */
   static Map<String, Integer> termCounts(SessionMessage m) {
     Map<String, Integer> counts = new HashMap<>();
     List<String> texts = new ArrayList<>(List.of(m.name(), m.content()));

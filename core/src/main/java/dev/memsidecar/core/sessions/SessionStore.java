@@ -20,16 +20,41 @@ public interface SessionStore {
    * is returned in its place. One transaction.
    *
    * @param messages with ids and times set
-   * @param terms per message, the index terms of its visible text and how often each occurs (empty
-   *     for a hidden message)
+   * @param terms per message, the index terms of its visible text and of its context ({@link
+   *     IndexTerms#NONE} for a hidden message)
    * @return the messages as stored, in the given order
    */
   List<SessionMessage> append(
       SessionKey key,
       String agentId,
       List<SessionMessage> messages,
-      List<Map<String, Integer>> terms,
+      List<IndexTerms> terms,
       Instant now);
+
+  /**
+   * What a visible message is indexed by: its own terms and those of its context (the visible
+   * message before it in its session: the question a reply answers), each with how often it occurs.
+   * BM25F counts a context term {@link dev.memsidecar.toolkit.HybridScore#CONTEXT_WEIGHT} of an own
+   * one, in term frequencies and lengths alike.
+   */
+  record IndexTerms(Map<String, Integer> own, Map<String, Integer> context) {
+    public static final IndexTerms NONE = new IndexTerms(Map.of(), Map.of());
+
+    public IndexTerms {
+      own = Map.copyOf(own);
+      context = Map.copyOf(context);
+    }
+
+    /** How many terms the message has (the sum of its counts). */
+    public int ownLength() {
+      return own.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** How many terms its context has. */
+    public int contextLength() {
+      return context.values().stream().mapToInt(Integer::intValue).sum();
+    }
+  }
 
   /**
    * The newest {@code limit} visible messages of the session with a sequence below {@code

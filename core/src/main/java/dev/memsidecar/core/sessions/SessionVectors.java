@@ -37,6 +37,9 @@ final class SessionVectors implements AutoCloseable {
   /** The text of a message given to the model, characters. */
   static final int MAX_TEXT_CHARS = 2000;
 
+  /** Of that text, the previous message's part at most, characters. */
+  static final int MAX_CONTEXT_CHARS = MAX_TEXT_CHARS / 4;
+
   /** Vectors read from the store per query. */
   private static final int PAGE = 2000;
 
@@ -76,12 +79,17 @@ final class SessionVectors implements AutoCloseable {
     return embedder;
   }
 
-  /** Embeds the visible messages of an append behind it. */
-  void embedLater(SessionKey key, List<SessionMessage> messages) {
-    List<SessionStore.Keyed> visible = new ArrayList<>();
+  /**
+   * Embeds the visible messages of an append behind it, each with the visible message before it
+   * ({@code before} for the first: the session's last before the append, or null).
+   */
+  void embedLater(SessionKey key, SessionMessage before, List<SessionMessage> messages) {
+    List<Pending> visible = new ArrayList<>();
+    SessionMessage previous = before;
     for (SessionMessage m : messages) {
       if (m.visible()) {
-        visible.add(new SessionStore.Keyed(key, m));
+        visible.add(new Pending(new SessionStore.Keyed(key, m), previous));
+        previous = m;
       }
     }
     if (!visible.isEmpty()) {
@@ -102,19 +110,27 @@ final class SessionVectors implements AutoCloseable {
     return pending.get();
   }
 
+  /** A message to embed and the visible message before it in its session, or null. */
+  private record Pending(SessionStore.Keyed keyed, SessionMessage previous) {}
+
   /** The messages left without a vector by a crash or by another embedder, in batches. */
   private void embedUnembedded() {
     try {
       for (List<SessionStore.Keyed> batch;
           !(batch = store.unembedded(embedder.name(), 256)).isEmpty(); ) {
-        embed(batch);
+        List<Pending> pending = new ArrayList<>(batch.size());
+        for (SessionStore.Keyed k : batch) {
+          List<SessionMessage> before = store.history(k.key(), k.message().sequence(), null, 1);
+          pending.add(new Pending(k, before.isEmpty() ? null : before.get(0)));
+        }
+        embed(pending);
       }
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "sessions: cannot embed the messages that have no vector yet", e);
     }
   }
 
-  private void embedQuietly(List<SessionStore.Keyed> messages) {
+  private void embedQuietly(List<Pending> messages) {
     try {
       embed(messages);
     } catch (RuntimeException e) {
@@ -127,25 +143,45 @@ final class SessionVectors implements AutoCloseable {
     }
   }
 
-  private void embed(List<SessionStore.Keyed> messages) {
+  private void embed(List<Pending> messages) {
     for (int from = 0; from < messages.size(); from += BATCH) {
-      List<SessionStore.Keyed> batch =
-          messages.subList(from, Math.min(messages.size(), from + BATCH));
+      List<Pending> batch = messages.subList(from, Math.min(messages.size(), from + BATCH));
       List<float[]> vectors =
-          embedder.embedAll(batch.stream().map(k -> text(k.message())).toList());
+          embedder.embedAll(
+              batch.stream().map(p -> text(p.previous(), p.keyed().message())).toList());
       List<SessionStore.MessageVector> out = new ArrayList<>(batch.size());
       for (int i = 0; i < batch.size(); i++) {
-        SessionMessage m = batch.get(i).message();
+        SessionStore.Keyed k = batch.get(i).keyed();
+        SessionMessage m = k.message();
         out.add(
             new SessionStore.MessageVector(
-                0, batch.get(i).key(), m.sequence(), m.time(), m.role(), m.name(), vectors.get(i)));
+                0, k.key(), m.sequence(), m.time(), m.role(), m.name(), vectors.get(i)));
       }
       store.putVectors(embedder.name(), out);
     }
   }
 
-  /** What the model reads of a message: "Name: content", and a tool call's name and arguments. */
-  static String text(SessionMessage m) {
+  /**
+   * What the model reads of a message: the end of the message before it (at most {@value
+   * #MAX_CONTEXT_CHARS} characters; a reply means little without its question) on one line, then
+   * "Name: content" and a tool call's name and arguments, at most {@value #MAX_TEXT_CHARS}
+   * characters in all.
+   *
+   * @param previous the visible message before it in its session, or null
+   */
+  static String text(SessionMessage previous, SessionMessage m) {
+    StringBuilder b = new StringBuilder();
+    if (previous != null) {
+      String p = line(previous).replaceAll("\\s+", " ").strip();
+      b.append(p.length() <= MAX_CONTEXT_CHARS ? p : p.substring(p.length() - MAX_CONTEXT_CHARS))
+          .append('\n');
+    }
+    b.append(line(m));
+    return b.length() <= MAX_TEXT_CHARS ? b.toString() : b.substring(0, MAX_TEXT_CHARS);
+  }
+
+  /** "Name: content", and a tool call's name and arguments. */
+  private static String line(SessionMessage m) {
     StringBuilder b = new StringBuilder();
     if (!m.name().isEmpty()) {
       b.append(m.name()).append(": ");
@@ -154,7 +190,7 @@ final class SessionVectors implements AutoCloseable {
     if (m.toolCall() != null) {
       b.append(' ').append(m.toolCall().name()).append(' ').append(m.toolCall().arguments());
     }
-    return b.length() <= MAX_TEXT_CHARS ? b.toString() : b.substring(0, MAX_TEXT_CHARS);
+    return b.toString();
   }
 
   /** The owner's vectors, current with the store. */

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,6 +71,60 @@ class TestSessionService {
         assertTrue(hits.get(i - 1).score() >= hits.get(i).score());
       }
     }
+  }
+
+  @Test
+  void aReplyIsFoundByTheWordsOfTheMessageBeforeIt() {
+    try (H2ControlStore store = H2ControlStore.open(data)) {
+      SessionService sessions =
+          new SessionService(
+              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      Scope scope = new Scope("ws", "melanie", "", "s");
+      // Two appends, as two runs: the reply's context is the question of the other append.
+      sessions.append(
+          scope,
+          List.of(
+              SessionMessage.of(MessageRole.USER, "Melanie", "We went to the museum today.", NOW),
+              SessionMessage.of(
+                  MessageRole.ASSISTANT,
+                  "Caroline",
+                  "Love the new sneakers! What are they for?",
+                  NOW)),
+          RequestOptions.DEFAULT);
+      sessions.append(
+          scope,
+          List.of(
+              SessionMessage.of(MessageRole.USER, "Melanie", "These are for running.", NOW),
+              SessionMessage.of(MessageRole.ASSISTANT, "Caroline", "The kids loved it.", NOW)),
+          RequestOptions.DEFAULT);
+      List<String> found =
+          sessions.evidence(scope, "Which sneakers did she buy?", 10).stream()
+              .map(h -> h.message().content())
+              .toList();
+      // The question has the word, the reply only in its context: both come before the rest.
+      assertEquals(
+          Set.of("Love the new sneakers! What are they for?", "These are for running."),
+          Set.copyOf(found.subList(0, 2)),
+          found::toString);
+      sessions.close();
+    }
+  }
+
+  @Test
+  void theModelReadsAMessageAfterTheEndOfTheOneBeforeIt() {
+    SessionMessage question =
+        SessionMessage.of(MessageRole.ASSISTANT, "Caroline", "What are they for?", NOW);
+    SessionMessage reply = SessionMessage.of(MessageRole.USER, "Melanie", "For running.", NOW);
+    assertEquals(
+        "Caroline: What are they for?\nMelanie: For running.",
+        SessionVectors.text(question, reply));
+    assertEquals("Melanie: For running.", SessionVectors.text(null, reply));
+    String longer = "x".repeat(SessionVectors.MAX_TEXT_CHARS);
+    String text =
+        SessionVectors.text(SessionMessage.of(MessageRole.USER, "", longer + " end", NOW), reply);
+    assertTrue(text.endsWith(" end\nMelanie: For running."), text);
+    assertEquals(
+        SessionVectors.MAX_CONTEXT_CHARS + "\nMelanie: For running.".length(), text.length());
   }
 
   @Test
