@@ -59,10 +59,11 @@ final class RecallBlend {
    * @param q the recall query of the run's input, not blank
    */
   Blend blend(Scope scope, String q, int topK, RequestOptions options) {
-    List<MemoryHit> facts =
-        recall.search(scope, q, List.of(), topK, Set.of(), List.of(), 0f, options);
+    // Evidence first: its word search runs while the query's vector is made (see prefetch).
     List<SessionHit> evidence =
         access.recordsReadable() ? sessions.evidence(scope, q, topK) : List.of();
+    List<MemoryHit> facts =
+        recall.search(scope, q, List.of(), topK, Set.of(), List.of(), 0f, options);
     List<Said> factItems = facts.stream().map(Said::of).toList();
     List<MemoryHit> keptFacts = new ArrayList<>();
     List<SessionHit> keptEvidence = new ArrayList<>();

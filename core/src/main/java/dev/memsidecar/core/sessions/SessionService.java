@@ -324,26 +324,30 @@ public final class SessionService implements AutoCloseable {
   private List<SessionHit> search(
       SessionKey.Owner owner, String query, SessionStore.Filter filter, int limit) {
     Set<String> terms = new LinkedHashSet<>(indexTerms(query));
-    float[] qv = vectors.embedder().embed(cut(query));
-    boolean hasVector = norm(qv) > 0;
     boolean hasWords = !terms.isEmpty();
-    if ((!hasVector && !hasWords) || limit <= 0) {
+    if (limit <= 0) {
       return List.of();
     }
     Instant cutoff = cutoff();
     if (cutoff != null && (filter.from() == null || filter.from().isBefore(cutoff))) {
       filter = new SessionStore.Filter(filter.sessionId(), cutoff, filter.to(), filter.roles());
     }
+    // Words first: meanwhile the query's vector may be in the making (BeginRun starts it early).
+    List<SessionStore.Match> matches =
+        hasWords ? store.bm25(owner, terms, filter, CANDIDATES) : List.of();
+    float[] qv = vectors.embedder().embed(cut(query));
+    boolean hasVector = norm(qv) > 0;
+    if (!hasVector && !hasWords) {
+      return List.of();
+    }
     Map<String, double[]> scored = new HashMap<>(); // key -> {cosine, bm25}
     Map<String, SessionKey> keys = new HashMap<>();
     double best = 0;
-    if (hasWords) {
-      for (SessionStore.Match m : store.bm25(owner, terms, filter, CANDIDATES)) {
-        String k = m.sessionId() + "\n" + m.sequence();
-        scored.computeIfAbsent(k, x -> new double[2])[1] = m.score();
-        keys.put(k, owner.session(m.sessionId()));
-        best = Math.max(best, m.score());
-      }
+    for (SessionStore.Match m : matches) {
+      String k = m.sessionId() + "\n" + m.sequence();
+      scored.computeIfAbsent(k, x -> new double[2])[1] = m.score();
+      keys.put(k, owner.session(m.sessionId()));
+      best = Math.max(best, m.score());
     }
     List<String> words = Terms.keywords(query);
     Set<String> queryWords = new HashSet<>(words);
