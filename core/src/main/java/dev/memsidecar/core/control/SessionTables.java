@@ -53,6 +53,10 @@ final class SessionTables {
   static final String MESSAGE_COLUMNS =
       "session_id, seq, id, role, name, content, message_at, visible, run_id, extra_json";
 
+  /** The messages of one session ({@link #KEY}'s parameters), to be narrowed with " AND ...". */
+  private static final String SELECT_MESSAGES =
+      "SELECT " + MESSAGE_COLUMNS + " FROM " + ControlSchema.SESSION_MESSAGES + " WHERE " + KEY;
+
   private final ControlDatabase db;
 
   SessionTables(ControlDatabase db) {
@@ -140,15 +144,7 @@ final class SessionTables {
     long visibleAdded = 0;
     long termsAdded = 0;
     long contextAdded = 0;
-    try (PreparedStatement byId =
-            c.prepareStatement(
-                "SELECT "
-                    + MESSAGE_COLUMNS
-                    + " FROM "
-                    + ControlSchema.SESSION_MESSAGES
-                    + " WHERE "
-                    + KEY
-                    + " AND id = ?");
+    try (PreparedStatement byId = c.prepareStatement(SELECT_MESSAGES + " AND id = ?");
         PreparedStatement insert =
             c.prepareStatement(
                 "INSERT INTO "
@@ -287,12 +283,7 @@ final class SessionTables {
 
   List<SessionMessage> history(SessionKey key, long beforeSequence, Instant notBefore, int limit) {
     String sql =
-        "SELECT "
-            + MESSAGE_COLUMNS
-            + " FROM "
-            + ControlSchema.SESSION_MESSAGES
-            + " WHERE "
-            + KEY
+        SELECT_MESSAGES
             + " AND seq < ? AND visible = TRUE"
             + (notBefore == null ? "" : " AND message_at >= ?")
             + " ORDER BY seq DESC LIMIT ?";
@@ -501,15 +492,7 @@ final class SessionTables {
 
   private static SessionMessage message(Connection c, SessionKey key, long seq)
       throws SQLException {
-    try (PreparedStatement st =
-        c.prepareStatement(
-            "SELECT "
-                + MESSAGE_COLUMNS
-                + " FROM "
-                + ControlSchema.SESSION_MESSAGES
-                + " WHERE "
-                + KEY
-                + " AND seq = ?")) {
+    try (PreparedStatement st = c.prepareStatement(SELECT_MESSAGES + " AND seq = ?")) {
       int i = bindKey(st, 1, key);
       st.setLong(i, seq);
       try (ResultSet rs = st.executeQuery()) {
