@@ -13,6 +13,7 @@ import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.language.Languages;
 import dev.memsidecar.language.Terms;
+import dev.memsidecar.toolkit.HybridIndex;
 import dev.memsidecar.toolkit.HybridScore;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -336,7 +337,7 @@ public final class SessionService implements AutoCloseable {
     List<SessionStore.Match> matches =
         hasWords ? store.bm25(owner, terms, filter, CANDIDATES) : List.of();
     float[] qv = vectors.embedder().embed(cut(query));
-    boolean hasVector = norm(qv) > 0;
+    boolean hasVector = !HybridIndex.isZero(qv);
     if (!hasVector && !hasWords) {
       return List.of();
     }
@@ -413,14 +414,6 @@ public final class SessionService implements AutoCloseable {
         && (f.from() == null || !v.time().isBefore(f.from()))
         && (f.to() == null || v.time().isBefore(f.to()))
         && (f.roles().isEmpty() || f.roles().contains(v.role()));
-  }
-
-  private static double norm(float[] v) {
-    double s = 0;
-    for (float x : v) {
-      s += x * x;
-    }
-    return Math.sqrt(s);
   }
 
   /** A query as the model reads it: at most {@link SessionVectors#MAX_TEXT_CHARS}. */

@@ -82,6 +82,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * loading one namespace takes one of {@value #LOCK_STRIPES} lock stripes, so two first searches
  * load it once. Reads and searches take no lock of the store. After {@link #close()} every call
  * fails with FAILED_PRECONDITION.
+ *
+ * <p>One file of about 900 lines because writes, indexes and the vector backlog are one ordering:
+ * every change to the three happens in {@link #commitBatch} and {@link #apply}, on the committer's
+ * thread, in commit order, and the vector worker, the recovery at open and the index load each rely
+ * on that order. The parts that stand alone are their own classes ({@link VectorBacklog}, {@link
+ * GroupCommitter}, {@link NamespaceIndexCache}, {@link RecordRows}, {@link Reembedding}).
  */
 final class LangMemSqliteStore implements MemoryStore {
   static final int INDEXED_NAMESPACES = 256;
@@ -445,7 +451,7 @@ final class LangMemSqliteStore implements MemoryStore {
     requireNonNull(query, "query is null");
     ensureOpen();
     float[] vector = query.unitVector(embedder);
-    if (!isZero(vector)) {
+    if (!HybridIndex.isZero(vector)) {
       awaitVectors(namespace);
     }
     return indexFor(namespace).search(query, vector);
@@ -675,7 +681,7 @@ final class LangMemSqliteStore implements MemoryStore {
     HybridIndex index = entry == null ? null : entry.index();
     float[] indexed = index == null ? null : index.vectorIfSameText(record);
     // A zero vector stands in for one still to be made (or one of a text with nothing to embed).
-    return indexed == null || isZero(indexed) ? null : indexed;
+    return indexed == null || HybridIndex.isZero(indexed) ? null : indexed;
   }
 
   /**
@@ -688,15 +694,6 @@ final class LangMemSqliteStore implements MemoryStore {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static boolean isZero(float[] v) {
-    for (float x : v) {
-      if (x != 0f) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
@@ -723,17 +720,13 @@ final class LangMemSqliteStore implements MemoryStore {
           landed.add(Write.vector(batch.get(i), vectors.get(i)));
         }
         writes.submitAll(landed);
-        List<MemoryRecord> failed = new ArrayList<>();
         for (Write w : landed) {
           if (w.failure() != null) {
-            failed.add(w.record);
+            throw w.failure(); // retried below: the vectors written are no longer due
           }
         }
-        if (!failed.isEmpty()) {
-          throw landed.stream().map(Write::failure).filter(f -> f != null).findFirst().get();
-        }
       } catch (RuntimeException e) {
-        if (closed || backlog.isClosed()) {
+        if (closed) {
           return;
         }
         LOG.log(

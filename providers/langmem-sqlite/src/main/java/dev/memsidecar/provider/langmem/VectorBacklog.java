@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * The ACTIVE records whose vector is still to be made: written and searchable by their words, not
  * yet by their meaning. {@link LangMemSqliteStore} adds a record here when a put committed it
  * without a vector, and its vector worker {@linkplain #take takes} them in batches, embeds them and
- * writes the vectors; a later put or delete of the record clears it. At most {@link #capacity}
+ * writes the vectors; a later put or delete of the record clears it. At most {@code capacity}
  * records wait: a put {@linkplain #reserve reserves} room first and waits (bounded) while the
  * backlog is full, so a model slower than the writes slows the writers instead of growing memory.
  *
@@ -42,11 +42,6 @@ final class VectorBacklog {
     }
     this.capacity = capacity;
     this.room = new Semaphore(capacity);
-  }
-
-  /** The most records that wait at once. */
-  int capacity() {
-    return capacity;
   }
 
   /**
@@ -93,8 +88,8 @@ final class VectorBacklog {
   }
 
   /**
-   * Adds records found without a vector when the store opens, beyond {@link #capacity} if need be
-   * (they are already written; the room is taken back as their vectors land).
+   * Adds records found without a vector when the store opens, beyond the capacity if need be (they
+   * are already written; the room is taken back as their vectors land).
    */
   synchronized void recover(MemoryRecord record) {
     Key key = new Key(record.namespace(), record.id());
@@ -200,10 +195,5 @@ final class VectorBacklog {
   synchronized void close() {
     closed = true;
     notifyAll();
-  }
-
-  /** Whether {@link #close} was called. */
-  synchronized boolean isClosed() {
-    return closed;
   }
 }

@@ -420,8 +420,12 @@ public final class HybridIndex {
     vectors = Arrays.copyOf(vectors, capacity * dimensions);
   }
 
-  /** Dot product of {@code q} with the {@code q.length} floats of {@code m} from {@code off}. */
-  private static boolean isZero(float[] vector) {
+  /**
+   * Whether {@code vector} is all zeros: a query vector that asks for words alone, or the vector of
+   * a text with nothing to embed (or, in a store that makes vectors behind its writes, one to
+   * come).
+   */
+  public static boolean isZero(float[] vector) {
     for (float x : vector) {
       if (x != 0f) {
         return false;
@@ -430,6 +434,7 @@ public final class HybridIndex {
     return true;
   }
 
+  /** Dot product of {@code q} with the {@code q.length} floats of {@code m} from {@code off}. */
   private static double dot(float[] q, float[] m, int off) {
     // Four partial sums let the CPU overlap the multiply-adds.
     float s0 = 0;
