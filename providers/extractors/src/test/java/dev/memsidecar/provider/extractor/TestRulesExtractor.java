@@ -86,6 +86,17 @@ class TestRulesExtractor {
   }
 
   @Test
+  void aSentenceWithoutItsSubjectGetsTheSpeakerAndAVerbThatAgrees() {
+    List<MemoryCandidate> c =
+        extract(
+            "Melanie: Been running longer since my last chat - a great way to destress.",
+            "",
+            Map.of());
+    assertEquals(1, c.size(), () -> contents(c).toString());
+    assertTrue(c.get(0).content().startsWith("Melanie has been running longer"), c.get(0)::content);
+  }
+
+  @Test
   void rememberInstructionKeepsWhatToRememberAsExplicit() {
     MemoryCandidate c = only(extract("Please remember that the deploy day is Thursday."));
     assertEquals("The deploy day is Thursday.", c.content());

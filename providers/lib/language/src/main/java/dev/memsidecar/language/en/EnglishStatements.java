@@ -214,8 +214,9 @@ final class EnglishStatements implements StatementReader {
     if (elided) {
       String head = s.split("\\s+", 2)[0].toLowerCase(Locale.ROOT);
       boolean progressive = head.endsWith("ing") || head.equals("gonna") || head.equals("off");
-      wording =
-          (progressive ? "I am " : "I ") + Character.toLowerCase(s.charAt(0)) + s.substring(1);
+      // "Been running longer" is "I have been running longer", never "I been".
+      String subject = progressive ? "I am " : head.equals("been") ? "I have " : "I ";
+      wording = subject + Character.toLowerCase(s.charAt(0)) + s.substring(1);
     }
     return Statement.of(s, wording, sp, utterance, lexicon, voice, about, verdict);
   }
