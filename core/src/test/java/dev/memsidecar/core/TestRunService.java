@@ -106,6 +106,23 @@ class TestRunService {
   }
 
   @Test
+  void aFactAndTheTurnItWasExtractedFromNeverBothTakeASlot() {
+    MemoryEngine e = engine();
+    endRun(e, "teach-1", line("user", "semantic", 9, false, "Alice prefers dark roast coffee"));
+    endRun(e, "chat-1", "we talked about the weather and the coffee machine");
+    RunSnapshot s = beginRun(e, "run-1", "what coffee does alice prefer, dark roast?");
+    long fromTeach =
+        s.recalled().stream()
+                .filter(h -> h.memory().record().sourceRefs().contains("run:teach-1"))
+                .count()
+            + s.evidence().stream().filter(h -> h.message().runId().equals("teach-1")).count();
+    assertEquals(1, fromTeach, s::toString);
+    // The other run's turn, which no fact stands for, is evidence beside it.
+    assertTrue(
+        s.evidence().stream().anyMatch(h -> h.message().runId().equals("chat-1")), s::toString);
+  }
+
+  @Test
   void beginRunFreezesItsSectionsForTheRunEvenAcrossARestart() {
     MemoryEngine e = engine();
     endRun(e, "teach-1", line("user", "semantic", 9, false, "Alice prefers dark roast coffee"));

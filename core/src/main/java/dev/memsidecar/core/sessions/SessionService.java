@@ -19,6 +19,8 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -75,6 +77,8 @@ public final class SessionService implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(SessionService.class.getName());
   private static final Duration PURGE_EVERY = Duration.ofHours(1);
+  private static final DateTimeFormatter MONTH_YEAR =
+      DateTimeFormatter.ofPattern("MMMM yyyy", Locale.ENGLISH);
 
   private final SessionStore store;
   private final SessionVectors vectors;
@@ -174,7 +178,7 @@ public final class SessionService implements AutoCloseable {
       ready.add(stored);
       if (stored.visible()) {
         Map<String, Integer> own = termCounts(stored);
-        terms.add(new SessionStore.IndexTerms(own, context));
+        terms.add(new SessionStore.IndexTerms(own, withTimeTerms(context, stored.time())));
         context = own;
       } else {
         terms.add(SessionStore.IndexTerms.NONE);
@@ -430,6 +434,19 @@ public final class SessionService implements AutoCloseable {
     List<String> out = Terms.keywords(text);
     out.replaceAll(Languages::stem);
     out.removeIf(t -> t.length() > MAX_TERM_CHARS);
+    return out;
+  }
+
+  /**
+   * A message's context terms and the month and year it was said in ("September 2022", the
+   * sidecar's time zone): a search that names a time finds what was said then, as the date a fact
+   * carries in its text does.
+   */
+  static Map<String, Integer> withTimeTerms(Map<String, Integer> context, Instant time) {
+    Map<String, Integer> out = new HashMap<>(context);
+    for (String t : indexTerms(MONTH_YEAR.format(time.atZone(ZoneId.systemDefault())))) {
+      out.merge(t, 1, Integer::sum);
+    }
     return out;
   }
 

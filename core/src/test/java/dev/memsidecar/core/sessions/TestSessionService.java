@@ -111,6 +111,33 @@ class TestSessionService {
   }
 
   @Test
+  void aSearchThatNamesAMonthFindsWhatWasSaidThen() {
+    try (H2ControlStore store = H2ControlStore.open(data)) {
+      SessionService sessions =
+          new SessionService(
+              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      Scope scope = new Scope("ws", "joanna", "", "s");
+      Instant september = Instant.parse("2022-09-14T13:43:00Z");
+      Instant january = Instant.parse("2023-01-20T10:00:00Z");
+      sessions.append(
+          scope,
+          List.of(
+              SessionMessage.of(MessageRole.USER, "Joanna", "My laptop crashed again.", january),
+              SessionMessage.of(
+                  MessageRole.USER, "Joanna", "My laptop crashed, I lost my work.", september)),
+          RequestOptions.DEFAULT);
+      List<String> found =
+          sessions
+              .evidence(scope, "What went wrong with the laptop in September 2022?", 10)
+              .stream()
+              .map(h -> h.message().content())
+              .toList();
+      assertEquals("My laptop crashed, I lost my work.", found.get(0), found::toString);
+      sessions.close();
+    }
+  }
+
+  @Test
   void theModelReadsAMessageAfterTheEndOfTheOneBeforeIt() {
     SessionMessage question =
         SessionMessage.of(MessageRole.ASSISTANT, "Caroline", "What are they for?", NOW);
