@@ -197,6 +197,12 @@ public final class RunService {
     ZoneId zone = zone(in.metadata());
     Instant now = clock.instant();
 
+    String q = in.input().isBlank() ? "" : query(in.input());
+    if (!q.isEmpty()) {
+      // The model embeds the query while the snapshot (a replayed run returns it) and the
+      // sections that need no vector are read.
+      blender.prefetch(q);
+    }
     Optional<RunSnapshot> frozen = control.snapshot(in.scope(), runId, now);
     if (frozen.isPresent()) {
       publish(
@@ -206,11 +212,6 @@ public final class RunService {
           in.scope(),
           Map.of("snapshot_id", frozen.get().snapshotId(), "replayed", "true"));
       return frozen.get();
-    }
-    String q = in.input().isBlank() ? "" : query(in.input());
-    if (!q.isEmpty()) {
-      // The model embeds the query while the sections that need no vector are read.
-      blender.prefetch(q);
     }
     List<String> paths = new ArrayList<>();
     String files = memoryFiles(in.scope(), options, paths);
