@@ -16,6 +16,7 @@ import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.control.H2ControlStore;
 import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.learning.LearningService;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.sessions.SessionService;
@@ -181,6 +182,12 @@ public final class CoreModule extends AbstractModule {
   ToolRuleService toolRules(
       AccessPolicy access, ControlStore control, EventBus events, Clock clock, TextRules text) {
     return new ToolRuleService(access, control, events, clock, text);
+  }
+
+  @Provides
+  @Singleton
+  LearningService learning(ControlStore control, EventBus events, Clock clock) {
+    return new LearningService(control, events, clock);
   }
 
   @Provides

@@ -15,6 +15,7 @@ import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.learning.LearningService;
 import dev.memsidecar.core.run.BeginRunInput;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
@@ -54,6 +55,7 @@ public final class MemoryEngine implements AutoCloseable {
   private final Recall recall;
   private final RunService runs;
   private final ToolRuleService toolRules;
+  private final LearningService learning;
 
   @Inject
   public MemoryEngine(
@@ -68,7 +70,8 @@ public final class MemoryEngine implements AutoCloseable {
       Plugins plugins,
       Recall recall,
       RunService runs,
-      ToolRuleService toolRules) {
+      ToolRuleService toolRules,
+      LearningService learning) {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.providers = requireNonNull(providers, "providers is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
@@ -81,6 +84,7 @@ public final class MemoryEngine implements AutoCloseable {
     this.recall = requireNonNull(recall, "recall is null");
     this.runs = requireNonNull(runs, "runs is null");
     this.toolRules = requireNonNull(toolRules, "toolRules is null");
+    this.learning = requireNonNull(learning, "learning is null");
   }
 
   /**
@@ -253,6 +257,11 @@ public final class MemoryEngine implements AutoCloseable {
   /** The sessions: every message of every run, searchable. */
   public SessionService sessions() {
     return runs.sessions();
+  }
+
+  /** Run receipts, tasks and their acceptance, skill effects. */
+  public LearningService learning() {
+    return learning;
   }
 
   /** The runtime events of this engine, for watchers. */

@@ -12,6 +12,7 @@ import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.control.H2ControlStore;
 import dev.memsidecar.core.events.EventBus;
+import dev.memsidecar.core.learning.LearningService;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.sessions.SessionService;
@@ -131,7 +132,8 @@ final class Engines {
         Plugins.none(),
         recall,
         runService,
-        toolRules);
+        toolRules,
+        new LearningService(control, events, clock));
   }
 
   /** A clock that reads {@code now}. */

@@ -65,7 +65,8 @@ final class MemoryGrpcService extends MemoryServiceGrpc.MemoryServiceImplBase {
                 req.getInput(),
                 req.getOutput(),
                 ProtoMapping.toolCalls(req.getToolCallsList()),
-                req.getMetadataMap()),
+                req.getMetadataMap(),
+                req.hasUsage() ? LearningMapping.usage(req.getUsage()) : null),
             ProtoMapping.options(req.getMetadataMap()));
     out.onNext(ProtoMapping.endRun(result));
     out.onCompleted();

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
+import dev.memsidecar.proto.v1.LearningServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryFileServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.ToolRuleServiceGrpc;
@@ -69,7 +70,8 @@ public final class SidecarServer {
             new AdminGrpcService(engine, version, engine.events()),
             new MemoryFileGrpcService(engine.files()),
             new ToolRuleGrpcService(engine.toolRules()),
-            new SessionGrpcService(engine.sessions()));
+            new SessionGrpcService(engine.sessions()),
+            new LearningGrpcService(engine.learning()));
     // The last interceptor runs first: the token, admission, then error mapping around the
     // service; a request that does not parse is answered before any of them.
     List<ServerInterceptor> guards = new ArrayList<>();
@@ -125,7 +127,8 @@ public final class SidecarServer {
             MemoryServiceGrpc.SERVICE_NAME,
             AdminServiceGrpc.SERVICE_NAME,
             MemoryFileServiceGrpc.SERVICE_NAME,
-            ToolRuleServiceGrpc.SERVICE_NAME)) {
+            ToolRuleServiceGrpc.SERVICE_NAME,
+            LearningServiceGrpc.SERVICE_NAME)) {
       health.setStatus(name, ServingStatus.SERVING);
     }
     return this;

@@ -11,10 +11,11 @@ import java.util.List;
  * db/migration/control/<dialect>/V<n>__*.sql} (resources of this module), the history in {@code
  * control_schema_history}. Versions: 1 (issue 7) has the run and audit tables; 2 (issue 8) adds the
  * tool tables; 3 (issue 17) adds the session tables; 4 indexes a message's context (the message
- * before it) too. Releases before Flyway kept the version in {@code control_schema} (one row); such
- * a database is taken over at that version and migrated, and the table keeps the current version so
- * those releases refuse a newer database. Opening creates or migrates the tables; a database of a
- * later release is refused rather than misread ({@link dev.memsidecar.jdbc.Database#open}).
+ * before it) too; 5 (issue 18) adds run receipts, tasks and skill effects. Releases before Flyway
+ * kept the version in {@code control_schema} (one row); such a database is taken over at that
+ * version and migrated, and the table keeps the current version so those releases refuse a newer
+ * database. Opening creates or migrates the tables; a database of a later release is refused rather
+ * than misread ({@link dev.memsidecar.jdbc.Database#open}).
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
  * #nanos}); the values themselves are JSON text ({@link ControlJson}), which keeps their instants
@@ -73,11 +74,30 @@ import java.util.List;
  *       unique ({@code workspace_id, user_id, session_id, seq, embedder}), with copies of the
  *       message's {@code message_at}, {@code role} and {@code name}; {@code vector} holds the
  *       floats little-endian. Indexed by ({@code workspace_id, user_id, embedder, vseq}).
+ *   <li>{@code run_receipts} (version 5): one per run that wrote, inserted with its {@code
+ *       run_results} row, primary key {@code seq} (assigned on insert, increasing: listings go
+ *       newest first by it), unique (the four scope ids, {@code run_id}): {@code task_id} (empty
+ *       when the run named none), {@code end_at}, {@code receipt_json}. Indexed by ({@code
+ *       workspace_id, seq DESC}), ({@code workspace_id, run_id, seq DESC}) and ({@code
+ *       workspace_id, user_id, task_id, seq DESC}), so a page of a workspace's or a task's runs, or
+ *       one run, is a range scan newest first.
+ *   <li>{@code tasks} (version 5): one per task a run named, primary key ({@code workspace_id,
+ *       user_id, task_id}): {@code state} (the enum name), {@code final_run_id} (empty for none),
+ *       {@code run_count}, {@code created_at}, {@code updated_at}, {@code accepted_at} (null until
+ *       a verdict).
+ *   <li>{@code task_skills} (version 5): the skill versions a task's runs named, primary key
+ *       ({@code workspace_id, user_id, task_id, skill, version}; {@code version} empty for an
+ *       unversioned use), indexed by ({@code workspace_id, skill, version}) for counting a skill's
+ *       tasks.
+ *   <li>{@code skill_effects} (version 5): per workspace and skill version, primary key ({@code
+ *       workspace_id, skill, version}): {@code accepted_tasks} and {@code abandoned_tasks}, the
+ *       tasks using it in those states, counted again whenever one of them gets a verdict (or, once
+ *       decided, a run naming a new skill version); {@code updated_at}.
  * </ul>
  */
 final class ControlSchema {
   /** The version this code reads and writes. */
-  static final int VERSION = 4;
+  static final int VERSION = 5;
 
   /** The tables' versions, for {@link dev.memsidecar.jdbc.Database#open}. */
   static final VersionedSchema SCHEMA =
@@ -101,6 +121,10 @@ final class ControlSchema {
   static final String SESSION_TERMS = "session_terms";
   static final String SESSION_STATS = "session_stats";
   static final String SESSION_VECTORS = "session_vectors";
+  static final String RECEIPTS = "run_receipts";
+  static final String TASKS = "tasks";
+  static final String TASK_SKILLS = "task_skills";
+  static final String SKILL_EFFECTS = "skill_effects";
 
   /** The longest last error message a tool's stats keep; a longer one is cut. */
   static final int MAX_ERROR_MESSAGE = 1024;

@@ -6,6 +6,10 @@ import dev.memsidecar.api.ToolCall;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.core.WriteDecision;
+import dev.memsidecar.core.learning.RunReceipt;
+import dev.memsidecar.core.learning.Task;
+import dev.memsidecar.core.learning.TaskKey;
+import dev.memsidecar.core.learning.TaskState;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
 import dev.memsidecar.core.run.EndRunResult;
@@ -34,7 +38,8 @@ import java.util.Set;
  * family of tables has its class, which says what it promises: {@link RunTables} (snapshots, EndRun
  * results; first writer wins), {@link DecisionTables} (the audit, in commit order), {@link
  * ToolRuleTables} (one row per rule) and {@link ToolStatsTables} (stats, failures, denials), {@link
- * SessionTables} (sessions, messages, their search index).
+ * SessionTables} (sessions, messages, their search index), {@link LearningTables} (run receipts,
+ * tasks, skill effects).
  *
  * <p>Every write is committed before its method returns, with H2's {@code WRITE_DELAY=0}: a {@code
  * kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter second:
@@ -55,6 +60,7 @@ public final class H2ControlStore implements ControlStore {
   private final ToolStatsTables stats;
   private final SessionTables sessions;
   private final SessionVectorTables vectorTables;
+  private final LearningTables learning;
 
   private H2ControlStore(ControlDatabase db) {
     this.db = db;
@@ -64,6 +70,7 @@ public final class H2ControlStore implements ControlStore {
     this.stats = new ToolStatsTables(db);
     this.sessions = new SessionTables(db);
     this.vectorTables = new SessionVectorTables(db);
+    this.learning = new LearningTables(db);
   }
 
   /**
@@ -121,8 +128,8 @@ public final class H2ControlStore implements ControlStore {
   }
 
   @Override
-  public EndRunResult saveEndRun(Scope scope, EndRunResult result) {
-    return runs.saveEndRun(scope, result);
+  public EndRunResult saveEndRun(Scope scope, EndRunResult result, RunReceipt receipt) {
+    return runs.saveEndRun(scope, result, receipt);
   }
 
   @Override
@@ -236,6 +243,31 @@ public final class H2ControlStore implements ControlStore {
   @Override
   public long deleteMessagesBefore(Instant cutoff) {
     return sessions.deleteMessagesBefore(cutoff);
+  }
+
+  @Override
+  public Optional<RunReceipt> run(Scope scope, String runId) {
+    return learning.run(scope, runId);
+  }
+
+  @Override
+  public List<ListedRun> runs(RunQuery query) {
+    return learning.runs(query);
+  }
+
+  @Override
+  public Set<String> tasksOfRun(String workspaceId, String userId, String runId) {
+    return learning.tasksOfRun(workspaceId, userId, runId);
+  }
+
+  @Override
+  public Optional<Task> task(TaskKey key, int maxRunIds) {
+    return learning.task(key, maxRunIds);
+  }
+
+  @Override
+  public Verdict recordAcceptance(TaskKey key, TaskState state, String finalRunId, Instant now) {
+    return learning.recordAcceptance(key, state, finalRunId, now);
   }
 
   /** Closes the connections; the database file stays. Idempotent. */

@@ -7,6 +7,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.learning.RunReceipt;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
 import dev.memsidecar.jdbc.Database;
@@ -26,8 +27,9 @@ import java.util.Optional;
  * stored snapshot is returned if still live, or replaced only if it is the same expired one that
  * was read (a compare-and-set on its snapshot id and expiry), so two concurrent BeginRuns of one
  * run get one snapshot. An EndRun result and its decisions are inserted in one transaction, in the
- * audit's order ({@link DecisionTables#append}); a retry that finds the result, or loses the insert
- * race, returns the stored one and appends nothing. Thread-safe.
+ * audit's order ({@link DecisionTables#append}), with the run's receipt ({@link
+ * LearningTables#insertReceipt}); a retry that finds the result, or loses the insert race, returns
+ * the stored one and appends nothing. Thread-safe.
  */
 final class RunTables {
   private final ControlDatabase db;
@@ -94,12 +96,16 @@ final class RunTables {
     return db.run("read the result of run " + runId, c -> readResult(c, scope, runId));
   }
 
-  EndRunResult saveEndRun(Scope scope, EndRunResult result) {
+  EndRunResult saveEndRun(Scope scope, EndRunResult result, RunReceipt receipt) {
     requireNonNull(scope, "scope is null");
     requireNonNull(result, "result is null");
     String runId = result.runId();
+    if (receipt != null && (!receipt.scope().equals(scope) || !receipt.runId().equals(runId))) {
+      throw new IllegalArgumentException("the receipt is of another run: " + receipt.runId());
+    }
     long decidedAt = ControlSchema.exactNanos(result.endTime(), "endTime");
     String json = ControlJson.write(result);
+    String receiptJson = receipt == null ? null : ControlJson.write(receipt);
     List<String> decisions = result.decisions().stream().map(ControlJson::write).toList();
     return audit.append(
         "save the result of run " + runId,
@@ -126,6 +132,9 @@ final class RunTables {
                     }
                     DecisionTables.insert(
                         c, scope, runId, decidedAt, result.decisions(), decisions);
+                    if (receipt != null) {
+                      LearningTables.insertReceipt(c, receipt, receiptJson);
+                    }
                     return null;
                   });
               return result;
@@ -133,7 +142,7 @@ final class RunTables {
               if (!db.isDuplicateKey(e)) {
                 throw e;
               }
-              // Another process ended the run first: read its result.
+              // Another process ended the run first (read its result), or began its task.
             }
           }
           throw MemoryException.aborted(

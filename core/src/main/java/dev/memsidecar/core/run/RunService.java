@@ -31,6 +31,8 @@ import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
+import dev.memsidecar.core.learning.RunLabels;
+import dev.memsidecar.core.learning.RunReceipt;
 import dev.memsidecar.core.sessions.MessageRole;
 import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionService;
@@ -61,8 +63,9 @@ import java.util.UUID;
  * EndRun turns what the run said into memories: extract → route to a profile → the write path
  * Remember shares ({@link MemoryWriter}: low-value filter → write gate → dedupe or supersede →
  * store), with a decision and a reason for every candidate, kept in the audit and emitted as
- * events; a retry of the same run returns the first call's decisions and stores nothing twice.
- * Every call goes through the one access entry ({@link AccessPolicy}). Thread-safe.
+ * events, and a receipt of the run ({@link RunReceipt}: tools, skills, tokens, decisions, its task)
+ * kept with its result; a retry of the same run returns the first call's decisions and stores
+ * nothing twice. Every call goes through the one access entry ({@link AccessPolicy}). Thread-safe.
  */
 public final class RunService {
   /** Section ids, in the order BeginRun returns them. */
@@ -346,6 +349,8 @@ public final class RunService {
     }
     Limits.checkMetadata(in.metadata());
     ZoneId zone = zone(in.metadata());
+    RunLabels labels = RunLabels.of(in.metadata());
+    checkUsage(in.usage());
 
     synchronized (runLocks[Math.floorMod((in.scope() + runId).hashCode(), runLocks.length)]) {
       Optional<EndRunResult> earlier = control.endRun(in.scope(), runId);
@@ -409,7 +414,23 @@ public final class RunService {
                   config.captureToolRules());
       EndRunResult result = new EndRunResult(runId, now, notWritten == null, decisions, captured);
       if (notWritten == null) {
-        result = control.saveEndRun(in.scope(), result);
+        // The receipt is the record of a run that wrote: a read-only run leaves none, as it
+        // appends nothing to its session.
+        RunReceipt receipt =
+            new RunReceipt(
+                runId,
+                in.scope(),
+                sessionOf(in.scope()),
+                labels.taskId(),
+                RunReceipt.ToolUse.of(in.toolCalls()),
+                labels.skills(),
+                in.usage(),
+                snapshot.map(RunSnapshot::createTime).orElse(now),
+                now,
+                RunReceipt.WriteCounts.of(decisions),
+                snapshot.map(RunSnapshot::snapshotId).orElse(""),
+                captured.size());
+        result = control.saveEndRun(in.scope(), result, receipt);
         for (WriteDecision d : result.decisions()) {
           writer.publish(in.scope(), runId, d);
         }
@@ -479,6 +500,27 @@ public final class RunService {
               Map.of()));
     }
     return out;
+  }
+
+  /** The session EndRun appends a run of {@code scope} to. */
+  private static String sessionOf(Scope scope) {
+    return scope.sessionId().isEmpty() ? SessionService.DEFAULT_SESSION : scope.sessionId();
+  }
+
+  /** INVALID_ARGUMENT naming the field when a token count is negative. */
+  private static void checkUsage(RunReceipt.Usage usage) {
+    if (usage == null) {
+      return;
+    }
+    if (usage.inputTokens() < 0) {
+      throw MemoryException.invalidArgument(
+          "usage.input_tokens", "usage.input_tokens must not be negative: " + usage.inputTokens());
+    }
+    if (usage.outputTokens() < 0) {
+      throw MemoryException.invalidArgument(
+          "usage.output_tokens",
+          "usage.output_tokens must not be negative: " + usage.outputTokens());
+    }
   }
 
   /** What a run's message says, before it is named and dated. */

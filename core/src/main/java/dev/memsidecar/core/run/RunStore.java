@@ -2,16 +2,17 @@ package dev.memsidecar.core.run;
 
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.WriteDecision;
+import dev.memsidecar.core.learning.RunReceipt;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * What runs must remember apart from the memories in the providers: BeginRun snapshots, EndRun
- * results (idempotency) and the audit of write decisions. The control store implements it ({@code
- * core.control}, which this package does not see). Every write is durable when its method returns
- * ({@code kill -9} loses nothing acknowledged). Runs are keyed by the caller's whole scope and the
- * run id, so two users' runs with one id never meet. Thread-safe.
+ * results (idempotency) with the runs' receipts, and the audit of write decisions. The control
+ * store implements it ({@code core.control}, which this package does not see). Every write is
+ * durable when its method returns ({@code kill -9} loses nothing acknowledged). Runs are keyed by
+ * the caller's whole scope and the run id, so two users' runs with one id never meet. Thread-safe.
  */
 public interface RunStore extends AutoCloseable {
 
@@ -37,7 +38,18 @@ public interface RunStore extends AutoCloseable {
    * Keeps {@code result} and its decisions in the audit, in one transaction. When a result for the
    * run exists already (a concurrent retry won), keeps that one and returns it.
    */
-  EndRunResult saveEndRun(Scope scope, EndRunResult result);
+  default EndRunResult saveEndRun(Scope scope, EndRunResult result) {
+    return saveEndRun(scope, result, null);
+  }
+
+  /**
+   * Keeps {@code result}, its decisions in the audit and the run's receipt (joining the run to its
+   * task), in one transaction. When a result for the run exists already (a concurrent retry won),
+   * keeps that one and returns it, and keeps no second receipt.
+   *
+   * @param receipt the run's receipt, for the same scope and run; null keeps none
+   */
+  EndRunResult saveEndRun(Scope scope, EndRunResult result, RunReceipt receipt);
 
   /** Adds decisions made outside a run (Remember) to the audit. */
   void recordDecisions(Scope scope, String runId, List<WriteDecision> decisions, Instant time);

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.WriteDecision;
+import dev.memsidecar.core.learning.RunReceipt;
+import dev.memsidecar.core.learning.SkillVersion;
+import dev.memsidecar.core.learning.TaskKey;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
 import dev.memsidecar.core.run.EndRunResult;
@@ -46,8 +49,8 @@ class TestControlSchemaMigration {
     H2ControlStore.open(dataDir).close();
     H2ControlStore.open(dataDir).close();
     try (Connection c = connect()) {
-      assertEquals(List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL"), column(c, HISTORY));
-      assertEquals(List.of("4"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL"), column(c, HISTORY));
+      assertEquals(List.of("5"), column(c, "SELECT version FROM control_schema"));
     }
   }
 
@@ -107,10 +110,32 @@ class TestControlSchemaMigration {
       store.recordDecisions(ALICE, "", List.of(result.decisions().get(0)), T0);
       List<DecisionEntry> after = store.decisions(new DecisionQuery(ALICE, "", null, 100, 0));
       assertTrue(after.getLast().sequence() > audit.getLast().sequence());
+      // A run ended before receipts existed has none; one ended now has its receipt and task.
+      assertEquals(Optional.empty(), store.run(ALICE, "run-1"));
+      EndRunResult later = ControlFixtures.result("run-2", 1);
+      RunReceipt receipt =
+          new RunReceipt(
+              "run-2",
+              ALICE,
+              "default",
+              "task-1",
+              List.of(),
+              List.of(new SkillVersion("search", "2")),
+              null,
+              later.endTime(),
+              later.endTime(),
+              RunReceipt.WriteCounts.of(later.decisions()),
+              "",
+              0);
+      store.saveEndRun(ALICE, later, receipt);
+      assertEquals(Optional.of(receipt), store.run(ALICE, "run-2"));
+      assertEquals(
+          List.of("run-2"),
+          store.task(new TaskKey("acme", "alice", "task-1"), 10).orElseThrow().runIds());
     }
     try (Connection c = connect()) {
-      assertEquals(List.of("2 BASELINE", "3 SQL", "4 SQL"), column(c, HISTORY));
-      assertEquals(List.of("4"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL"), column(c, HISTORY));
+      assertEquals(List.of("5"), column(c, "SELECT version FROM control_schema"));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.memsidecar.it;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
+import dev.memsidecar.proto.v1.LearningServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryFileServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.SessionServiceGrpc;
@@ -270,6 +271,10 @@ public final class SidecarProcess implements AutoCloseable {
 
   public SessionServiceGrpc.SessionServiceBlockingStub sessions() {
     return SessionServiceGrpc.newBlockingStub(channel).withDeadlineAfter(CALL_LIMIT);
+  }
+
+  public LearningServiceGrpc.LearningServiceBlockingStub learning() {
+    return LearningServiceGrpc.newBlockingStub(channel).withDeadlineAfter(CALL_LIMIT);
   }
 
   public HealthGrpc.HealthBlockingStub health() {

@@ -10,6 +10,7 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
+import dev.memsidecar.proto.v1.LearningServiceGrpc;
 import dev.memsidecar.proto.v1.ListMemoriesRequest;
 import dev.memsidecar.proto.v1.ListMemoryFilesRequest;
 import dev.memsidecar.proto.v1.ListToolRulesRequest;
@@ -113,7 +114,8 @@ class TestFuzz {
             MemoryServiceGrpc.getServiceDescriptor(),
             MemoryFileServiceGrpc.getServiceDescriptor(),
             AdminServiceGrpc.getServiceDescriptor(),
-            ToolRuleServiceGrpc.getServiceDescriptor())
+            ToolRuleServiceGrpc.getServiceDescriptor(),
+            LearningServiceGrpc.getServiceDescriptor())
         .flatMap(s -> s.getMethods().stream())
         .filter(m -> m.getType() == MethodDescriptor.MethodType.UNARY)
         .<MethodDescriptor<?, ?>>map(m -> m)

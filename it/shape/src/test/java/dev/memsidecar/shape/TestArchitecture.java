@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The dependency arrows {@code sidecar -> core -> api <- providers} (and {@code core, providers ->
  * language, jdbc}, the libraries of {@code providers/lib}; inside core {@code control -> run,
- * toolrules}), checked on the main classes of every module (tests excluded). The enforcer rules of
- * the parent pom check the same arrows on the Maven dependencies; these check what the code
- * actually references. Each rule also fails when no class of the package it guards was imported, so
- * a moved package cannot pass unnoticed.
+ * toolrules, sessions, learning}), checked on the main classes of every module (tests excluded).
+ * The enforcer rules of the parent pom check the same arrows on the Maven dependencies; these check
+ * what the code actually references. Each rule also fails when no class of the package it guards
+ * was imported, so a moved package cannot pass unnoticed.
  */
 class TestArchitecture {
   private static JavaClasses classes;
@@ -164,7 +164,10 @@ class TestArchitecture {
     DescribedPredicate<JavaClass> services =
         nameMatching(top + "\\w+GrpcService" + nested).forSubtype();
     DescribedPredicate<JavaClass> mapping =
-        nameMatching(top + "(ProtoMapping|SessionMapping|StatusMapping|RequestParsing)" + nested)
+        nameMatching(
+                top
+                    + "(ProtoMapping|SessionMapping|LearningMapping|StatusMapping|RequestParsing)"
+                    + nested)
             .forSubtype();
     DescribedPredicate<JavaClass> server =
         resideInAPackage("dev.memsidecar.sidecar")
@@ -249,10 +252,15 @@ class TestArchitecture {
 
   @Test
   void runsAndToolRulesDoNotSeeTheControlStoreThatKeepsThem() {
-    // control/ implements RunStore and ToolRuleStore: the arrow points control -> run, toolrules.
+    // control/ implements RunStore, ToolRuleStore, SessionStore and LearningStore: the arrow points
+    // control -> run, toolrules, sessions, learning.
     noClasses()
         .that()
-        .resideInAnyPackage("dev.memsidecar.core.run..", "dev.memsidecar.core.toolrules..")
+        .resideInAnyPackage(
+            "dev.memsidecar.core.run..",
+            "dev.memsidecar.core.toolrules..",
+            "dev.memsidecar.core.sessions..",
+            "dev.memsidecar.core.learning..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.memsidecar.core.control..")
