@@ -13,6 +13,10 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.reflection.v1.ServerReflectionGrpc;
+import io.grpc.reflection.v1.ServerReflectionRequest;
+import io.grpc.reflection.v1.ServerReflectionResponse;
+import io.grpc.reflection.v1.ServiceResponse;
+import io.grpc.stub.StreamObserver;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -283,6 +287,37 @@ public final class SidecarProcess implements AutoCloseable {
 
   public ServerReflectionGrpc.ServerReflectionStub reflection() {
     return ServerReflectionGrpc.newStub(channel).withDeadlineAfter(CALL_LIMIT);
+  }
+
+  /** The services server reflection lists, waiting at most {@link #CALL_LIMIT}. */
+  public List<String> reflectedServices() throws Exception {
+    CompletableFuture<List<String>> services = new CompletableFuture<>();
+    StreamObserver<ServerReflectionRequest> requests =
+        reflection()
+            .serverReflectionInfo(
+                new StreamObserver<>() {
+                  private final List<String> names = new ArrayList<>();
+
+                  @Override
+                  public void onNext(ServerReflectionResponse response) {
+                    response.getListServicesResponse().getServiceList().stream()
+                        .map(ServiceResponse::getName)
+                        .forEach(names::add);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    services.completeExceptionally(t);
+                  }
+
+                  @Override
+                  public void onCompleted() {
+                    services.complete(names);
+                  }
+                });
+    requests.onNext(ServerReflectionRequest.newBuilder().setListServices("*").build());
+    requests.onCompleted();
+    return services.get(CALL_LIMIT.toSeconds(), TimeUnit.SECONDS);
   }
 
   public boolean isAlive() {

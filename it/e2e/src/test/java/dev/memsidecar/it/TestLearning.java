@@ -33,16 +33,10 @@ import dev.memsidecar.proto.v1.WriteOutcome;
 import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
-import io.grpc.reflection.v1.ServerReflectionRequest;
-import io.grpc.reflection.v1.ServerReflectionResponse;
-import io.grpc.reflection.v1.ServiceResponse;
-import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -480,34 +474,7 @@ class TestLearning {
                     .setService(LearningServiceGrpc.SERVICE_NAME)
                     .build())
             .getStatus());
-    CompletableFuture<List<String>> services = new CompletableFuture<>();
-    StreamObserver<ServerReflectionRequest> requests =
-        sidecar
-            .reflection()
-            .serverReflectionInfo(
-                new StreamObserver<>() {
-                  private final List<String> names = new ArrayList<>();
-
-                  @Override
-                  public void onNext(ServerReflectionResponse response) {
-                    response.getListServicesResponse().getServiceList().stream()
-                        .map(ServiceResponse::getName)
-                        .forEach(names::add);
-                  }
-
-                  @Override
-                  public void onError(Throwable t) {
-                    services.completeExceptionally(t);
-                  }
-
-                  @Override
-                  public void onCompleted() {
-                    services.complete(names);
-                  }
-                });
-    requests.onNext(ServerReflectionRequest.newBuilder().setListServices("*").build());
-    requests.onCompleted();
-    List<String> names = services.get(SidecarProcess.CALL_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    List<String> names = sidecar.reflectedServices();
     assertTrue(names.contains("memsidecar.v1.LearningService"), names::toString);
   }
 
