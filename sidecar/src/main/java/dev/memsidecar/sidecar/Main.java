@@ -4,6 +4,7 @@ import dev.memsidecar.core.CoreModule;
 import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.sidecar.bench.BenchCommand;
+import dev.memsidecar.sidecar.cli.ClientCommands;
 import dev.memsidecar.sidecar.config.ConfigException;
 import dev.memsidecar.sidecar.config.ConfigLoader;
 import dev.memsidecar.sidecar.config.SidecarConfig;
@@ -79,6 +80,9 @@ public final class Main implements Callable<Integer> {
         bench == null ? null : bench.getParameterExceptionHandler();
     IExecutionExceptionHandler benchFailure =
         bench == null ? null : bench.getExecutionExceptionHandler();
+    if (!serving) {
+      ClientCommands.addTo(cli);
+    }
     if (bench != null) {
       cli.addSubcommand(bench);
     }
