@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * What the sidecar's services call: Remember, Search, Get, List, Forget and status. Every call
@@ -42,6 +43,9 @@ import java.util.UUID;
 public final class MemoryEngine implements AutoCloseable {
   /** Profile used when a request names none. */
   public static final String DEFAULT_PROFILE = AccessPolicy.DEFAULT_PROFILE;
+
+  /** Records an export reads from a store at a time. */
+  private static final int EXPORT_PAGE = 500;
 
   private final ProfileCatalog profiles;
   private final NamedServices<MemoryProvider> providers;
@@ -182,6 +186,52 @@ public final class MemoryEngine implements AutoCloseable {
     List<StoredMemory> memories =
         page.records().stream().map(r -> new StoredMemory(r, target.provider())).toList();
     return new MemoryPage(memories, PageTokens.encode(requestKey, page.nextCursor()));
+  }
+
+  /**
+   * Every record of every records profile the scope reaches (its ids sent, the profile enabled,
+   * LangMem.read on), superseded and forgotten ones too: profile by profile, newest first within
+   * one (an export).
+   */
+  public void exportRecords(Scope scope, RequestOptions options, Consumer<StoredMemory> out) {
+    for (AccessPolicy.Target t : access.readable(scope, List.of(), Access.RECALL, options)) {
+      String cursor = null;
+      do {
+        options.checkNotCancelled();
+        Page page = t.store().list(t.namespace(), new ListQuery(EXPORT_PAGE, cursor, true));
+        page.records().forEach(r -> out.accept(new StoredMemory(r, t.provider())));
+        cursor = page.nextCursor();
+      } while (cursor != null);
+    }
+  }
+
+  /**
+   * Writes an exported record back into {@code profileId} of the caller's scope as it was: its id,
+   * times, status, scores and supersede links (an import: no gate, no dedupe); a record of the same
+   * id there is replaced. PERMISSION_DENIED as for any write.
+   */
+  public StoredMemory restore(
+      Scope scope, String profileId, MemoryRecord record, RequestOptions options) {
+    AccessPolicy.Target target = checkRestore(scope, profileId, record, options);
+    MemoryRecord placed =
+        record.toBuilder().namespace(target.namespace()).profile(target.profileId()).build();
+    target.store().put(placed);
+    return new StoredMemory(placed, target.provider());
+  }
+
+  /** What {@link #restore} checks before it writes; returns where the record goes. */
+  public AccessPolicy.Target checkRestore(
+      Scope scope, String profileId, MemoryRecord record, RequestOptions options) {
+    AccessPolicy.Target target = access.resolve(scope, profileId, Access.WRITE, options);
+    Ids.require("memory.id", record.id());
+    if (record.content().isBlank()) {
+      throw MemoryException.invalidArgument("memory.content", "memory.content is required");
+    }
+    Limits.checkBytes("memory.content", record.content(), Limits.MAX_CONTENT_BYTES);
+    Limits.checkBytes("context", record.context(), Limits.MAX_CONTEXT_BYTES);
+    Limits.checkTags(record.tags());
+    Limits.checkMetadata(record.metadata());
+    return target;
   }
 
   /**

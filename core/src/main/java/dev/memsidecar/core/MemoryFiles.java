@@ -60,10 +60,16 @@ public final class MemoryFiles {
   /** Replaces the file; a non-empty {@code etag} that is stale is ABORTED. */
   public FileView write(
       Scope scope, String path, String content, String etag, RequestOptions options) {
+    AccessPolicy.Target t = checkWrite(scope, path, content, options);
+    return new FileView(path, t.store().writeFile(t.namespace(), content, etag));
+  }
+
+  /** What {@link #write} checks before it writes; returns the file's profile. */
+  public AccessPolicy.Target checkWrite(
+      Scope scope, String path, String content, RequestOptions options) {
     String profileId = profileOf(path);
     checkSize(content);
-    AccessPolicy.Target t = access.resolve(scope, profileId, Access.FILES_WRITE, options);
-    return new FileView(path, t.store().writeFile(t.namespace(), content, etag));
+    return access.resolve(scope, profileId, Access.FILES_WRITE, options);
   }
 
   /**

@@ -2,16 +2,23 @@ package dev.memsidecar.sidecar;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.EngineStatus;
 import dev.memsidecar.core.MemoryEngine;
+import dev.memsidecar.core.RequestOptions;
+import dev.memsidecar.core.ScopeTransfer;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.events.Watch;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
+import dev.memsidecar.proto.v1.ExportScopeRequest;
+import dev.memsidecar.proto.v1.ExportScopeResponse;
 import dev.memsidecar.proto.v1.Flags;
 import dev.memsidecar.proto.v1.GetStatusRequest;
 import dev.memsidecar.proto.v1.GetStatusResponse;
+import dev.memsidecar.proto.v1.ImportScopeRequest;
+import dev.memsidecar.proto.v1.ImportScopeResponse;
 import dev.memsidecar.proto.v1.ListWriteDecisionsRequest;
 import dev.memsidecar.proto.v1.ListWriteDecisionsResponse;
 import dev.memsidecar.proto.v1.ProfileStatus;
@@ -22,12 +29,15 @@ import dev.memsidecar.proto.v1.WriteDecisionEntry;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * memsidecar.v1.AdminService: GetStatus and WatchEvents.
+ * memsidecar.v1.AdminService: GetStatus, WatchEvents, ListWriteDecisions, ExportScope and
+ * ImportScope.
  *
  * <p>WatchEvents streams what an {@link EventBus} {@link Watch} buffers, with gRPC flow control:
  * events are sent while the call is ready; when it is not, the watch's bounded buffer holds the
@@ -84,6 +94,84 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
               .setDecision(ProtoMapping.decision(e.decision())));
     }
     out.onNext(res.build());
+    out.onCompleted();
+  }
+
+  /** Items of an export sent per message. */
+  private static final int EXPORT_BATCH = 100;
+
+  @Override
+  public void exportScope(ExportScopeRequest req, StreamObserver<ExportScopeResponse> observer) {
+    ServerCallStreamObserver<ExportScopeResponse> call =
+        (ServerCallStreamObserver<ExportScopeResponse>) observer;
+    Object ready = new Object();
+    call.setOnReadyHandler(
+        () -> {
+          synchronized (ready) {
+            ready.notifyAll();
+          }
+        });
+    RequestOptions options = ProtoMapping.options();
+    ExportScopeResponse.Builder batch = ExportScopeResponse.newBuilder();
+    new ScopeTransfer(engine)
+        .export(
+            ProtoMapping.scope(req.getScope()),
+            options,
+            item -> {
+              batch.addItems(TransferMapping.item(item));
+              if (batch.getItemsCount() == EXPORT_BATCH) {
+                send(call, ready, batch, options);
+              }
+            });
+    if (batch.getItemsCount() > 0) {
+      send(call, ready, batch, options);
+    }
+    call.onCompleted();
+  }
+
+  /**
+   * Sends the batch once the client can take it (flow control: an export of any size holds one
+   * batch in memory), then clears it.
+   */
+  private static void send(
+      ServerCallStreamObserver<ExportScopeResponse> call,
+      Object ready,
+      ExportScopeResponse.Builder batch,
+      RequestOptions options) {
+    synchronized (ready) {
+      while (!call.isReady()) {
+        options.checkNotCancelled();
+        try {
+          ready.wait(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new MemoryException(MemoryException.Code.CANCELLED, "the export was interrupted");
+        }
+      }
+    }
+    call.onNext(batch.build());
+    batch.clear();
+  }
+
+  @Override
+  public void importScope(ImportScopeRequest req, StreamObserver<ImportScopeResponse> out) {
+    List<ScopeTransfer.Item> items = new ArrayList<>(req.getItemsCount());
+    for (int i = 0; i < req.getItemsCount(); i++) {
+      items.add(TransferMapping.item(req.getItems(i), "items[" + i + "]"));
+    }
+    ScopeTransfer.Counts n =
+        new ScopeTransfer(engine)
+            .restore(
+                ProtoMapping.scope(req.getScope()),
+                items,
+                ProtoMapping.options(req.getMetadataMap()));
+    out.onNext(
+        ImportScopeResponse.newBuilder()
+            .setMemories(n.records())
+            .setToolRules(n.rules())
+            .setMessages(n.messages())
+            .setFiles(n.files())
+            .build());
     out.onCompleted();
   }
 

@@ -200,6 +200,11 @@ public final class H2ControlStore implements ControlStore {
   }
 
   @Override
+  public List<SessionMessage> messages(SessionKey key, long afterSequence, int limit) {
+    return sessions.messages(key, afterSequence, limit);
+  }
+
+  @Override
   public List<Match> bm25(SessionKey.Owner owner, Set<String> terms, Filter filter, int limit) {
     return sessions.bm25(owner, terms, filter, limit);
   }

@@ -287,14 +287,36 @@ final class SessionTables {
             + " AND seq < ? AND visible = TRUE"
             + (notBefore == null ? "" : " AND message_at >= ?")
             + " ORDER BY seq DESC LIMIT ?";
-    return db.run(
+    return readMessages(
         "read the history of session " + key.sessionId(),
+        sql,
+        key,
+        beforeSequence,
+        notBefore,
+        limit);
+  }
+
+  List<SessionMessage> messages(SessionKey key, long afterSequence, int limit) {
+    return readMessages(
+        "read the messages of session " + key.sessionId(),
+        SELECT_MESSAGES + " AND seq > ? ORDER BY seq LIMIT ?",
+        key,
+        afterSequence,
+        null,
+        limit);
+  }
+
+  /** The messages of {@code sql}: the key's columns, a sequence, a time when given, a limit. */
+  private List<SessionMessage> readMessages(
+      String what, String sql, SessionKey key, long sequence, Instant time, int limit) {
+    return db.run(
+        what,
         c -> {
           try (PreparedStatement st = c.prepareStatement(sql)) {
             int i = bindKey(st, 1, key);
-            st.setLong(i++, beforeSequence);
-            if (notBefore != null) {
-              st.setLong(i++, ControlSchema.nanos(notBefore));
+            st.setLong(i++, sequence);
+            if (time != null) {
+              st.setLong(i++, ControlSchema.nanos(time));
             }
             st.setInt(i, limit);
             List<SessionMessage> out = new ArrayList<>();

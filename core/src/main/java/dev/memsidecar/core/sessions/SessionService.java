@@ -34,6 +34,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Sessions: every message verbatim, durable when the call returns, searchable, never gated. Search
@@ -53,6 +54,9 @@ public final class SessionService implements AutoCloseable {
 
   /** Messages one append may carry. */
   public static final int MAX_MESSAGES = 256;
+
+  /** Sessions, and messages of one, an export reads at a time. */
+  private static final int EXPORT_PAGE = 500;
 
   /** A message's content, UTF-8 bytes (EndRun's input and output bound). */
   public static final int MAX_CONTENT_BYTES = 256 * 1024;
@@ -121,6 +125,12 @@ public final class SessionService implements AutoCloseable {
    */
   public List<SessionMessage> append(
       Scope scope, List<SessionMessage> messages, RequestOptions options) {
+    return store(checkAppend(scope, messages, options), scope.agentId(), messages);
+  }
+
+  /** What {@link #append} checks before it writes; returns the session appended to. */
+  public SessionKey checkAppend(
+      Scope scope, List<SessionMessage> messages, RequestOptions options) {
     SessionKey key = session(scope);
     if (options.readOnly()) {
       throw MemoryException.permissionDenied(
@@ -136,7 +146,7 @@ public final class SessionService implements AutoCloseable {
     for (int i = 0; i < messages.size(); i++) {
       check("messages[" + i + "]", messages.get(i));
     }
-    return store(key, scope.agentId(), messages);
+    return key;
   }
 
   /**
@@ -253,6 +263,38 @@ public final class SessionService implements AutoCloseable {
     Collections.reverse(page);
     String next = more && !page.isEmpty() ? String.valueOf(page.get(0).sequence()) : null;
     return new Page<>(page, PageTokens.encode(requestKey, next));
+  }
+
+  /**
+   * Every message of the user's sessions, hidden ones too (an export): session by session, most
+   * recently updated first, oldest message first within one; what retention expired is left out.
+   */
+  public void export(Scope scope, Consumer<SessionMessage> out) {
+    SessionKey.Owner owner = owner(scope);
+    Instant cutoff = cutoff();
+    SessionStore.SessionCursor after = null;
+    List<SessionInfo> page;
+    do {
+      page = store.sessions(owner, after, EXPORT_PAGE);
+      for (SessionInfo info : page) {
+        SessionKey key = owner.session(info.sessionId());
+        List<SessionMessage> batch;
+        long sequence = 0;
+        do {
+          batch = store.messages(key, sequence, EXPORT_PAGE);
+          for (SessionMessage m : batch) {
+            if (cutoff == null || !m.time().isBefore(cutoff)) {
+              out.accept(m);
+            }
+            sequence = m.sequence();
+          }
+        } while (batch.size() == EXPORT_PAGE);
+      }
+      if (!page.isEmpty()) {
+        SessionInfo last = page.get(page.size() - 1);
+        after = new SessionStore.SessionCursor(last.updateTime(), last.sessionId());
+      }
+    } while (page.size() == EXPORT_PAGE);
   }
 
   /** One page of the user's sessions, most recently updated first. */

@@ -63,6 +63,12 @@ public interface SessionStore {
   List<SessionMessage> history(SessionKey key, long beforeSequence, Instant notBefore, int limit);
 
   /**
+   * Up to {@code limit} messages of the session with a sequence above {@code afterSequence}, hidden
+   * ones too, oldest first (an export reads a whole session this way).
+   */
+  List<SessionMessage> messages(SessionKey key, long afterSequence, int limit);
+
+  /**
    * The {@code limit} visible messages of the owner's sessions that best match {@code terms} by
    * BM25 over the index terms, best first.
    */

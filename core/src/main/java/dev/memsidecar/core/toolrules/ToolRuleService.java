@@ -149,6 +149,26 @@ public final class ToolRuleService {
    * @param rule its id may be empty; priority and source default to normal and programmatic
    */
   public ToolRule put(Scope scope, ToolRule rule, RequestOptions options) {
+    Instant now = clock.instant();
+    return write(scope, rule, now, now, options);
+  }
+
+  /**
+   * Writes an exported rule back as it was: its id, priority, source and times (an import); the
+   * checks of {@link #put}.
+   */
+  public ToolRule restore(Scope scope, ToolRule rule, RequestOptions options) {
+    checkRestore(scope, rule, options);
+    return write(scope, rule, rule.createTime(), rule.updateTime(), options);
+  }
+
+  /** What {@link #restore} checks before it writes; returns the workspace. */
+  public String checkRestore(Scope scope, ToolRule rule, RequestOptions options) {
+    Ids.require("rule.id", rule.id());
+    return check(scope, rule, options);
+  }
+
+  private String check(Scope scope, ToolRule rule, RequestOptions options) {
     String ws = access.workspace(scope, Access.WRITE, options);
     Ids.require("rule.tool_name", rule.toolName());
     if (!rule.id().isEmpty()) {
@@ -163,8 +183,14 @@ public final class ToolRuleService {
           "rule.rule", "rule.rule is over " + MAX_RULE_CHARS + " characters");
     }
     Limits.checkCount("rule.tags", rule.tags().size(), MAX_TAGS);
-    List<String> tags = Limits.checkTags(rule.tags());
-    Instant now = clock.instant();
+    Limits.checkTags(rule.tags());
+    return ws;
+  }
+
+  private ToolRule write(
+      Scope scope, ToolRule rule, Instant created, Instant updated, RequestOptions options) {
+    String ws = check(scope, rule, options);
+    String text = rule.rule().strip();
     ToolRule stored =
         control.putToolRule(
             ws,
@@ -174,9 +200,9 @@ public final class ToolRuleService {
                 text,
                 rule.priority(),
                 rule.source(),
-                tags,
-                now,
-                now,
+                Limits.checkTags(rule.tags()),
+                created,
+                updated,
                 rule.objects().isEmpty() ? objectsOf(text) : rule.objects()));
     cached(ws, stored);
     return stored;

@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.util.JsonFormat;
 import dev.memsidecar.proto.v1.AppendMessagesRequest;
+import dev.memsidecar.proto.v1.ForgetMemoryRequest;
+import dev.memsidecar.proto.v1.GetHistoryRequest;
 import dev.memsidecar.proto.v1.Memory;
+import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
 import dev.memsidecar.proto.v1.Message;
 import dev.memsidecar.proto.v1.MessageRole;
+import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.RememberResponse;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchHit;
+import dev.memsidecar.proto.v1.WriteMemoryFileRequest;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -190,11 +195,114 @@ class TestCli extends DefaultSidecarTest {
     }
   }
 
+  @Test
+  void anExportImportedIntoAFreshSidecarExportsTheSameAndImportingTwiceChangesNothing(
+      @TempDir Path dir) throws Exception {
+    Scope scope = Scope.newBuilder().setWorkspaceId("cli-export").setUserId("ana").build();
+    String[] who = {"--workspace-id=cli-export", "--user-id=ana"};
+    MemoryServiceBlockingStub memory = sidecar.memory();
+    memory.remember(remember(scope, "workspace", "Our deploy day is Tuesday."));
+    String tea =
+        memory
+            .remember(remember(scope, "user", "Ana prefers green tea in the morning."))
+            .getDecision()
+            .getMemory()
+            .getId();
+    memory.remember(
+        remember(scope, "workspace", "Correction: the deploy day is now Thursday, not Tuesday."));
+    memory.forgetMemory(
+        ForgetMemoryRequest.newBuilder().setScope(scope).setProfile("user").setId(tea).build());
+    ok(concat(new String[] {"rules", "put", "--tool", "email"}, who[0], "Never email Sarah."));
+    sidecar
+        .sessions()
+        .appendMessages(
+            AppendMessagesRequest.newBuilder()
+                .setScope(scope.toBuilder().setSessionId("s1"))
+                .addMessages(message(MessageRole.MESSAGE_ROLE_USER, "Ana", "We moved to Lisbon."))
+                .addMessages(
+                    message(MessageRole.MESSAGE_ROLE_EVENT, "", "run started").toBuilder()
+                        .setContextVisible(false))
+                .build());
+    sidecar
+        .files()
+        .writeMemoryFile(
+            WriteMemoryFileRequest.newBuilder()
+                .setScope(scope)
+                .setPath("/memories/workspace.md")
+                .setContent("# Notes\n- the build takes 4 minutes\n")
+                .build());
+
+    Path first = dir.resolve("first.jsonl");
+    ok(concat(new String[] {"export", "--out", first.toString()}, who));
+    List<String> exported = Files.readAllLines(first);
+    assertTrue(
+        exported.stream().anyMatch(l -> l.contains("MEMORY_STATUS_SUPERSEDED")),
+        exported::toString);
+    assertTrue(
+        exported.stream().anyMatch(l -> l.contains("MEMORY_STATUS_FORGOTTEN")), exported::toString);
+    assertTrue(
+        exported.stream().anyMatch(l -> l.contains("\"contextVisible\":false")),
+        exported::toString);
+    assertTrue(
+        exported.stream().anyMatch(l -> l.contains("Never email Sarah.")), exported::toString);
+    assertTrue(
+        exported.stream().anyMatch(l -> l.contains("the build takes 4 minutes")),
+        exported::toString);
+
+    try (SidecarProcess fresh = SidecarProcess.start(dir.resolve("fresh"))) {
+      String target = "--target=" + fresh.host() + ":" + fresh.port();
+      Path broken = dir.resolve("broken.jsonl");
+      Files.writeString(
+          broken,
+          exported.get(0)
+              + "\n{\"message\": {\"role\": \"MESSAGE_ROLE_USER\", \"content\": \"x\"}}\n");
+      SidecarProcess.Completed refused =
+          cli(Map.of(), concat(new String[] {"import", broken.toString(), target}, who));
+      assertEquals(2, refused.exitCode(), refused::toString);
+      assertTrue(refused.stderr().contains("items[1].message"), refused::toString);
+      assertEquals(
+          "",
+          ok(concat(new String[] {"export", target}, who)).stdout(),
+          "a refused import wrote nothing");
+
+      String[] args = concat(new String[] {"import", first.toString(), target}, who);
+      long memories = exported.stream().filter(l -> l.startsWith("{\"memory\"")).count();
+      assertEquals(
+          "imported " + memories + " memories, 1 tool rules, 2 messages, 1 files",
+          ok(args).stdout().strip());
+      ok(args);
+      Path second = dir.resolve("second.jsonl");
+      ok(concat(new String[] {"export", "--out", second.toString(), target}, who));
+      assertEquals(
+          exported.stream().sorted().toList(),
+          Files.readAllLines(second).stream().sorted().toList(),
+          "what comes back out is what went in, imported once or twice");
+      List<Message> history =
+          fresh
+              .sessions()
+              .getHistory(
+                  GetHistoryRequest.newBuilder()
+                      .setScope(scope.toBuilder().setSessionId("s1"))
+                      .build())
+              .getMessagesList();
+      assertEquals(
+          List.of("We moved to Lisbon."), history.stream().map(Message::getContent).toList());
+    }
+  }
+
+  private static RememberRequest remember(Scope scope, String profile, String content) {
+    return RememberRequest.newBuilder()
+        .setScope(scope)
+        .setProfile(profile)
+        .setContent(content)
+        .build();
+  }
+
   private static Message message(MessageRole role, String name, String content) {
     return Message.newBuilder().setRole(role).setName(name).setContent(content).build();
   }
 
-  private static String[] concat(String[] a, String[] b) {
+  private static String[] concat(String[] a, String... b) {
     List<String> all = new ArrayList<>(List.of(a));
     all.addAll(List.of(b));
     return all.toArray(String[]::new);

@@ -4,7 +4,7 @@ import picocli.CommandLine;
 
 /**
  * The client commands of the command line, each a call (or a few) to a running sidecar over gRPC:
- * {@code remember, search, list, get, forget, rules, sessions, status}.
+ * {@code remember, search, list, get, forget, rules, sessions, status, export, import}.
  */
 public final class ClientCommands {
   private ClientCommands() {}
@@ -20,7 +20,9 @@ public final class ClientCommands {
           MemoryCommands.Forget.class,
           RuleCommands.class,
           SessionCommands.class,
-          MemoryCommands.Status.class
+          MemoryCommands.Status.class,
+          TransferCommands.Export.class,
+          TransferCommands.Import.class
         }) {
       cli.addSubcommand(command);
     }
@@ -31,7 +33,16 @@ public final class ClientCommands {
 
   private static final java.util.List<String> NAMES =
       java.util.List.of(
-          "remember", "search", "list", "get", "forget", "rules", "sessions", "status");
+          "remember",
+          "search",
+          "list",
+          "get",
+          "forget",
+          "rules",
+          "sessions",
+          "status",
+          "export",
+          "import");
 
   private static void withHelp(CommandLine command) {
     command

@@ -86,6 +86,11 @@ final class Connection implements AutoCloseable {
     return channel;
   }
 
+  /** The token interceptor alone, for a stream that must outlive one call's deadline. */
+  ClientInterceptor auth() {
+    return auth;
+  }
+
   <S extends AbstractStub<S>> S stub(S stub) {
     return stub.withInterceptors(auth).withDeadlineAfter(timeoutSeconds, TimeUnit.SECONDS);
   }
