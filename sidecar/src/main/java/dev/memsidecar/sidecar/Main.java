@@ -1,8 +1,10 @@
 package dev.memsidecar.sidecar;
 
 import dev.memsidecar.core.CoreModule;
+import dev.memsidecar.core.EngineStatus;
 import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.StartupException;
+import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.sidecar.bench.BenchCommand;
 import dev.memsidecar.sidecar.cli.ClientCommands;
 import dev.memsidecar.sidecar.config.ConfigException;
@@ -67,6 +69,10 @@ public final class Main implements Callable<Integer> {
     // Guice's class generation (for AOP, which we do not use) calls sun.misc.Unsafe, which new
     // JDKs warn about on every start.
     System.setProperty("guice_bytecode_gen_option", "DISABLED");
+    String logProblem = Logging.configure(System.getenv());
+    if (logProblem != null) {
+      System.err.println("memsidecar: " + logProblem);
+    }
     System.exit(run(args, System.out, System.err));
   }
 
@@ -173,7 +179,22 @@ public final class Main implements Callable<Integer> {
               paramLabel = "DIR",
               description =
                   "provider jars to load, each in its own class loader (default DIR/plugins)")
-          Path plugins) {
+          Path plugins,
+      @Option(
+              names = "--unix-socket",
+              paramLabel = "PATH",
+              description =
+                  "also listen on this Unix socket, mode 0600 (server.unixSocket; env"
+                      + " MEMSIDECAR_UNIX_SOCKET)")
+          Path unixSocket,
+      @Option(
+              names = "--token-file",
+              paramLabel = "FILE",
+              description =
+                  "every call but health must carry 'authorization: Bearer <the token in FILE>'"
+                      + " (server.auth.tokenFile; env MEMSIDECAR_AUTH_TOKEN holds the token"
+                      + " itself)")
+          Path tokenFile) {
     SidecarServer server;
     SidecarConfig config;
     UnixSocket unix = null;
@@ -182,7 +203,7 @@ public final class Main implements Callable<Integer> {
           ConfigLoader.load(
               workspace.toAbsolutePath().normalize(),
               System.getenv(),
-              new ConfigLoader.Overrides(host, port, data, plugins));
+              new ConfigLoader.Overrides(host, port, data, plugins, unixSocket, tokenFile));
       List<ServerBuilder<?>> listeners = new ArrayList<>();
       listeners.add(
           NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())));
@@ -232,11 +253,11 @@ public final class Main implements Callable<Integer> {
     }
     Runtime.getRuntime().addShutdownHook(new Thread(stop, "memsidecar-shutdown"));
 
-    if (unix != null) {
-      LOG.log(System.Logger.Level.INFO, "also listening on unix:" + unix.path());
-    }
     HeapTuning.apply();
-    out.println("listening on " + hostPort(config.host(), server.port()));
+    String address = hostPort(config.host(), server.port());
+    err.println(startLine(server.engine(), config, address, unix));
+    err.flush();
+    out.println("listening on " + address);
     out.flush();
     try {
       server.awaitTermination();
@@ -244,6 +265,34 @@ public final class Main implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /**
+   * The one line a start prints on stderr: version, profiles and their providers, embedder,
+   * extractor, data folder, flags, and where it listens.
+   */
+  static String startLine(
+      MemoryEngine engine, SidecarConfig config, String address, UnixSocket unix) {
+    EngineStatus status = engine.status();
+    List<String> profiles = new ArrayList<>();
+    for (EngineStatus.ProfileStatus p : status.profiles()) {
+      profiles.add(p.id() + " on " + p.provider() + (p.enabled() ? "" : " (disabled)"));
+    }
+    Flags f = status.flags();
+    return "memsidecar %s: profiles %s; embedder %s; extractor %s; data %s; flags"
+            .formatted(
+                releaseVersion(),
+                String.join(", ", profiles),
+                status.embedder(),
+                status.extractor(),
+                config.dataDir())
+        + " deepagentsMem.read=%s deepagentsMem.write=%s LangMem.read=%s LangMem.write=%s;"
+            .formatted(
+                f.deepagentsMemRead(), f.deepagentsMemWrite(), f.langMemRead(), f.langMemWrite())
+        + " listening on "
+        + address
+        + (unix == null ? "" : " and unix:" + unix.path())
+        + (config.authToken() == null ? "" : " (bearer token required)");
   }
 
   static String releaseVersion() {

@@ -135,6 +135,11 @@ public final class SidecarServer {
   }
 
   /** The bound port (useful when started on port 0). */
+  /** The engine the server serves. */
+  public MemoryEngine engine() {
+    return engine;
+  }
+
   public int port() {
     return server.getPort();
   }

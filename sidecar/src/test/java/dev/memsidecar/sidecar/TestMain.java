@@ -28,7 +28,17 @@ class TestMain {
   @Test
   void helpNamesEveryFlag() {
     assertEquals(0, run("serve", "--help"));
-    for (String flag : new String[] {"--workspace", "--host", "--port", "--data", "--help"}) {
+    for (String flag :
+        new String[] {
+          "--workspace",
+          "--host",
+          "--port",
+          "--data",
+          "--plugins",
+          "--unix-socket",
+          "--token-file",
+          "--help"
+        }) {
       assertTrue(out.toString(StandardCharsets.UTF_8).contains(flag), flag);
     }
   }

@@ -81,7 +81,7 @@ class TestProviders {
     ProviderInfo files = info(status, "deepagents-files");
     assertEquals(List.of("files", "records"), files.getCapabilitiesList());
     assertEquals(List.of("langmem"), info(status, "langmem-sqlite").getAliasesList());
-    // The test starts plain `java -jar`, without the Vector API module the launcher adds.
+    // Without the Vector API module (the launcher adds it only with MEMSIDECAR_VECTOR_API=on).
     assertEquals("off", info(status, "lucene-hnsw").getDetailsMap().get("simd"), status::toString);
     assertTrue(
         info(status, "lucene-hnsw").getDetailsMap().get("vectorization").contains("absent"),

@@ -121,9 +121,14 @@ public final class ConfigLoader {
    * @param dataDir {@code --data}; a relative path resolves against the workspace folder
    * @param pluginsDir {@code --plugins}; a relative path resolves against the workspace folder
    */
-  public record Overrides(String host, Integer port, Path dataDir, Path pluginsDir) {
+  public record Overrides(
+      String host, Integer port, Path dataDir, Path pluginsDir, Path unixSocket, Path tokenFile) {
     /** Nothing given on the command line. */
     public static final Overrides NONE = new Overrides(null, null, null, null);
+
+    public Overrides(String host, Integer port, Path dataDir, Path pluginsDir) {
+      this(host, port, dataDir, pluginsDir, null, null);
+    }
   }
 
   private ConfigLoader() {}
@@ -510,6 +515,24 @@ public final class ConfigLoader {
     }
     if (overrides.pluginsDir() != null) {
       draft.pluginsDir = workspace.resolve(overrides.pluginsDir()).normalize();
+    }
+    if (overrides.unixSocket() != null) {
+      draft.unixSocket = workspace.resolve(overrides.unixSocket()).normalize();
+    }
+    if (overrides.tokenFile() != null) {
+      Path file = workspace.resolve(overrides.tokenFile()).normalize();
+      String text;
+      try {
+        text = Files.readString(file, StandardCharsets.UTF_8);
+      } catch (IOException | RuntimeException e) {
+        throw COMMAND_LINE_PROBLEM.at(
+            "token-file", "cannot be read: " + file + " (" + e.getMessage() + ")");
+      }
+      draft.authToken =
+          checkToken(
+              text.strip(),
+              "token-file",
+              (k, problem) -> COMMAND_LINE_PROBLEM.at(k, "holds a token that " + problem));
     }
   }
 

@@ -90,7 +90,8 @@ public final class LuceneHnswProvider implements MemoryProvider {
 
   /**
    * {@code vectorization}: see {@link #vectorizationInfo()}; {@code simd}: "on" when Lucene scores
-   * vectors with the Vector API (the launcher adds {@code --add-modules jdk.incubator.vector}).
+   * vectors with the Vector API (the launcher adds {@code --add-modules jdk.incubator.vector} when
+   * {@code MEMSIDECAR_VECTOR_API=on}).
    */
   @Override
   public Map<String, String> details() {
@@ -125,12 +126,29 @@ public final class LuceneHnswProvider implements MemoryProvider {
    * How Lucene computes vector similarities in this JVM, for status reports: the implementation
    * class Lucene picked ({@code PanamaVectorUtilSupport} uses the incubating Vector API, {@code
    * DefaultVectorUtilSupport} plain loops) and whether module {@code jdk.incubator.vector} is
-   * loaded (it is only with {@code --add-modules jdk.incubator.vector}). Never fails; reading the
-   * choice may initialise Lucene's vector support, which logs one notice through {@code
-   * java.util.logging}.
+   * loaded (it is only with {@code --add-modules jdk.incubator.vector}, which the launcher adds
+   * when {@code MEMSIDECAR_VECTOR_API=on}). Never fails; with the module, reading the choice may
+   * initialise Lucene's vector support, which logs one notice through {@code java.util.logging}.
    */
   public static String vectorizationInfo() {
     boolean module = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    String impl;
+    if (!module) {
+      // Without the module Lucene can only pick plain loops; asking it would initialise its vector
+      // support, which warns, at every start, even when no profile is on lucene-hnsw.
+      impl = "DefaultVectorUtilSupport";
+    } else {
+      impl = chosenImplementation();
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s (jdk.incubator.vector %s, Java %d)",
+        impl,
+        module ? "present" : "absent",
+        Runtime.version().feature());
+  }
+
+  private static String chosenImplementation() {
     String impl;
     try {
       // VectorizationProvider.getInstance() refuses callers outside Lucene; the choice it made
@@ -141,11 +159,6 @@ public final class LuceneHnswProvider implements MemoryProvider {
     } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
       impl = "unknown";
     }
-    return String.format(
-        Locale.ROOT,
-        "%s (jdk.incubator.vector %s, Java %d)",
-        impl,
-        module ? "present" : "absent",
-        Runtime.version().feature());
+    return impl;
   }
 }
