@@ -51,7 +51,8 @@ class TestAdmin {
             jdbc.user: vault
             jdbc.password: s3cret-pw
         """);
-    configured = SidecarProcess.start(configuredWorkspace);
+    // Every log line is written, so that a secret in any of them would be seen.
+    configured = SidecarProcess.start(configuredWorkspace, Map.of("MEMSIDECAR_LOG_LEVEL", "trace"));
   }
 
   @AfterAll

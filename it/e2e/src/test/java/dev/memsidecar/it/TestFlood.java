@@ -119,7 +119,9 @@ class TestFlood {
   static void start() {
     // The hash embedder: the test measures interference, not the model's speed.
     Fixtures.writeServerConfig(workspaceDir, "memory:\n  embedder: hash\n");
-    sidecar = SidecarProcess.start(workspaceDir);
+    // The sidecar's own info lines too (debug and trace add gRPC's frame dumps, which carry
+    // request data by design).
+    sidecar = SidecarProcess.start(workspaceDir, Map.of("MEMSIDECAR_LOG_LEVEL", "info"));
     oversized = oversizedRequests();
   }
 
