@@ -194,16 +194,25 @@ public final class Main implements Callable<Integer> {
                   "every call but health must carry 'authorization: Bearer <the token in FILE>'"
                       + " (server.auth.tokenFile; env MEMSIDECAR_AUTH_TOKEN holds the token"
                       + " itself)")
-          Path tokenFile) {
+          Path tokenFile,
+      @Option(
+              names = "--http-port",
+              paramLabel = "N",
+              description =
+                  "serve /metrics over HTTP on this port, 0 for any free one (server.http.port;"
+                      + " env MEMSIDECAR_HTTP_PORT; default: off)")
+          Integer httpPort) {
     SidecarServer server;
     SidecarConfig config;
     UnixSocket unix = null;
+    HttpEndpoint http = null;
     try {
       config =
           ConfigLoader.load(
               workspace.toAbsolutePath().normalize(),
               System.getenv(),
-              new ConfigLoader.Overrides(host, port, data, plugins, unixSocket, tokenFile));
+              new ConfigLoader.Overrides(
+                  host, port, data, plugins, unixSocket, tokenFile, httpPort));
       List<ServerBuilder<?>> listeners = new ArrayList<>();
       listeners.add(
           NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())));
@@ -212,21 +221,36 @@ public final class Main implements Callable<Integer> {
         listeners.add(unix.builder());
       }
       MemoryEngine engine = new CoreModule(config.engine(), Main.class.getClassLoader()).engine();
-      server =
+      SidecarMetrics metrics =
+          config.httpPort() == null ? null : new SidecarMetrics(engine, config.dataDir());
+      SidecarServer built =
           new SidecarServer(
-                  listeners,
-                  engine,
-                  releaseVersion(),
-                  config.maxConcurrentCalls(),
-                  config.maxQueuedCalls(),
-                  config.authToken())
-              .start();
+              listeners,
+              engine,
+              releaseVersion(),
+              config.maxConcurrentCalls(),
+              config.maxQueuedCalls(),
+              config.authToken(),
+              metrics == null ? null : metrics.interceptor());
+      if (metrics != null) {
+        try {
+          http =
+              HttpEndpoint.start(config.httpHost(), config.httpPort(), config.authToken(), metrics);
+        } catch (StartupException e) {
+          engine.close();
+          throw e;
+        }
+      }
+      server = built.start();
       if (unix != null) {
         unix.publish();
       }
     } catch (StartupException e) {
       if (unix != null) {
         unix.close();
+      }
+      if (http != null) {
+        http.close();
       }
       return cannotStart(err, e.getMessage(), e instanceof ConfigException ? 2 : 1);
     } catch (RuntimeException | Error e) {
@@ -235,8 +259,12 @@ public final class Main implements Callable<Integer> {
     }
     SidecarServer running = server;
     UnixSocket socket = unix;
+    HttpEndpoint web = http;
     Runnable stop =
         () -> {
+          if (web != null) {
+            web.close();
+          }
           running.stop(SHUTDOWN_GRACE_MILLIS);
           if (socket != null) {
             socket.close();
@@ -255,8 +283,12 @@ public final class Main implements Callable<Integer> {
 
     HeapTuning.apply();
     String address = hostPort(config.host(), server.port());
-    err.println(startLine(server.engine(), config, address, unix));
+    String httpAddress = http == null ? null : hostPort(config.httpHost(), http.port());
+    err.println(startLine(server.engine(), config, address, unix, httpAddress));
     err.flush();
+    if (httpAddress != null) {
+      out.println("http on " + httpAddress);
+    }
     out.println("listening on " + address);
     out.flush();
     try {
@@ -272,7 +304,11 @@ public final class Main implements Callable<Integer> {
    * extractor, data folder, flags, and where it listens.
    */
   static String startLine(
-      MemoryEngine engine, SidecarConfig config, String address, UnixSocket unix) {
+      MemoryEngine engine,
+      SidecarConfig config,
+      String address,
+      UnixSocket unix,
+      String httpAddress) {
     EngineStatus status = engine.status();
     List<String> profiles = new ArrayList<>();
     for (EngineStatus.ProfileStatus p : status.profiles()) {
@@ -292,6 +328,7 @@ public final class Main implements Callable<Integer> {
         + " listening on "
         + address
         + (unix == null ? "" : " and unix:" + unix.path())
+        + (httpAddress == null ? "" : "; http on " + httpAddress)
         + (config.authToken() == null ? "" : " (bearer token required)");
   }
 

@@ -8,6 +8,7 @@ import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.LearningServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryFileServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
+import dev.memsidecar.proto.v1.SessionServiceGrpc;
 import dev.memsidecar.proto.v1.ToolRuleServiceGrpc;
 import io.grpc.BindableService;
 import io.grpc.Server;
@@ -61,6 +62,22 @@ public final class SidecarServer {
       int maxConcurrentCalls,
       int maxQueuedCalls,
       String authToken) {
+    this(builders, engine, version, maxConcurrentCalls, maxQueuedCalls, authToken, null);
+  }
+
+  /**
+   * As above, with {@code observer} (or null) around every call of the services, health and
+   * reflection included, outside the token and admission checks, so it sees every outcome (the
+   * metrics' timer).
+   */
+  public SidecarServer(
+      List<ServerBuilder<?>> builders,
+      MemoryEngine engine,
+      String version,
+      int maxConcurrentCalls,
+      int maxQueuedCalls,
+      String authToken,
+      ServerInterceptor observer) {
     this.engine = requireNonNull(engine, "engine is null");
     this.admission = new CallAdmission(maxConcurrentCalls, maxQueuedCalls);
     StatusMapping errors = new StatusMapping();
@@ -80,6 +97,9 @@ public final class SidecarServer {
     if (authToken != null) {
       guards.add(new BearerAuth(authToken));
     }
+    if (observer != null) {
+      guards.add(observer);
+    }
     List<ServerServiceDefinition> definitions = new ArrayList<>();
     for (BindableService service : services) {
       definitions.add(RequestParsing.guard(ServerInterceptors.intercept(service, guards)));
@@ -88,7 +108,12 @@ public final class SidecarServer {
     if (authToken != null) {
       reflection = ServerInterceptors.intercept(reflection, new BearerAuth(authToken));
     }
-    definitions.add(RequestParsing.guard(health.getHealthService().bindService()));
+    ServerServiceDefinition healthService = health.getHealthService().bindService();
+    if (observer != null) {
+      reflection = ServerInterceptors.intercept(reflection, observer);
+      healthService = ServerInterceptors.intercept(healthService, observer);
+    }
+    definitions.add(RequestParsing.guard(healthService));
     definitions.add(RequestParsing.guard(reflection));
     for (ServerBuilder<?> builder : builders) {
       definitions.forEach(builder::addService);
@@ -128,18 +153,19 @@ public final class SidecarServer {
             AdminServiceGrpc.SERVICE_NAME,
             MemoryFileServiceGrpc.SERVICE_NAME,
             ToolRuleServiceGrpc.SERVICE_NAME,
+            SessionServiceGrpc.SERVICE_NAME,
             LearningServiceGrpc.SERVICE_NAME)) {
       health.setStatus(name, ServingStatus.SERVING);
     }
     return this;
   }
 
-  /** The bound port (useful when started on port 0). */
   /** The engine the server serves. */
   public MemoryEngine engine() {
     return engine;
   }
 
+  /** The bound port (useful when started on port 0). */
   public int port() {
     return server.getPort();
   }

@@ -6,8 +6,11 @@ import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.Scope;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * Hands {@link RuntimeEvent}s from the engine to the watchers ({@code AdminService.WatchEvents}),
@@ -44,7 +47,10 @@ public final class EventBus implements AutoCloseable {
   public static final String DROPPED = "events.dropped";
 
   private final int bufferSize;
+  private static final System.Logger LOG = System.getLogger(EventBus.class.getName());
+
   private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
+  private final List<Consumer<RuntimeEvent>> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
 
   /** A bus whose watches buffer {@link #DEFAULT_BUFFER} events each. */
@@ -76,6 +82,13 @@ public final class EventBus implements AutoCloseable {
    */
   public void publish(RuntimeEvent event) {
     requireNonNull(event, "event is null");
+    for (Consumer<RuntimeEvent> listener : listeners) {
+      try {
+        listener.accept(event);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "an event listener failed on " + event.type(), e);
+      }
+    }
     for (Watch watch : watches) {
       if (watch.matches(event)) {
         watch.offer(event);
@@ -115,6 +128,15 @@ public final class EventBus implements AutoCloseable {
       throw stopping();
     }
     return watch;
+  }
+
+  /**
+   * Calls {@code listener} with every event published from now on, whatever its scope, on the
+   * publisher's thread (metrics count events this way): it must be quick and must not block; what
+   * it throws is logged and ignored.
+   */
+  public void listen(Consumer<RuntimeEvent> listener) {
+    listeners.add(requireNonNull(listener, "listener is null"));
   }
 
   /** The watches open now. */

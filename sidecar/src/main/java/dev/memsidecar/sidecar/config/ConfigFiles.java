@@ -21,7 +21,7 @@ final class ConfigFiles {
   /** {@code memsidecar.yaml}. */
   record MainFile(Server server, String data, String plugins, Memory memory) {
     MainFile {
-      server = requireNonNullElse(server, new Server(null, null, null, null, null, null));
+      server = requireNonNullElse(server, new Server(null, null, null, null, null, null, null));
       memory =
           requireNonNullElse(
               memory, new Memory(null, null, null, null, null, null, null, null, null, null, null));
@@ -34,11 +34,16 @@ final class ConfigFiles {
       BigInteger maxConcurrentCalls,
       BigInteger maxQueuedCalls,
       Auth auth,
-      String unixSocket) {
+      String unixSocket,
+      Http http) {
     Server {
       auth = requireNonNullElse(auth, new Auth(null));
+      http = requireNonNullElse(http, new Http(null, null));
     }
   }
+
+  /** {@code server.http}: the HTTP port (metrics), off unless a port is given. */
+  record Http(String host, BigInteger port) {}
 
   record Auth(String tokenFile) {}
 

@@ -94,6 +94,9 @@ public final class ConfigLoader {
   /** A Unix domain socket to listen on too; beats {@code server.unixSocket}. */
   public static final String ENV_UNIX_SOCKET = "MEMSIDECAR_UNIX_SOCKET";
 
+  /** The HTTP port (metrics); beats {@code server.http.port}. */
+  public static final String ENV_HTTP_PORT = "MEMSIDECAR_HTTP_PORT";
+
   /** The shortest bearer token accepted. */
   public static final int MIN_TOKEN_CHARS = 16;
 
@@ -122,12 +125,18 @@ public final class ConfigLoader {
    * @param pluginsDir {@code --plugins}; a relative path resolves against the workspace folder
    */
   public record Overrides(
-      String host, Integer port, Path dataDir, Path pluginsDir, Path unixSocket, Path tokenFile) {
+      String host,
+      Integer port,
+      Path dataDir,
+      Path pluginsDir,
+      Path unixSocket,
+      Path tokenFile,
+      Integer httpPort) {
     /** Nothing given on the command line. */
     public static final Overrides NONE = new Overrides(null, null, null, null);
 
     public Overrides(String host, Integer port, Path dataDir, Path pluginsDir) {
-      this(host, port, dataDir, pluginsDir, null, null);
+      this(host, port, dataDir, pluginsDir, null, null, null);
     }
   }
 
@@ -181,7 +190,9 @@ public final class ConfigLoader {
         draft.maxConcurrentCalls,
         draft.maxQueuedCalls,
         draft.authToken,
-        draft.unixSocket);
+        draft.unixSocket,
+        draft.httpHost == null ? draft.host : draft.httpHost,
+        draft.httpPort);
   }
 
   /** The values being merged, starting from the embedded defaults. */
@@ -193,6 +204,8 @@ public final class ConfigLoader {
     int maxQueuedCalls = SidecarConfig.DEFAULT_MAX_QUEUED_CALLS;
     String authToken;
     Path unixSocket;
+    String httpHost;
+    Integer httpPort;
     Path dataDir;
     Path pluginsDir;
     Flags flags;
@@ -254,6 +267,13 @@ public final class ConfigLoader {
         in.within("server.maxQueuedCalls", server.maxQueuedCalls(), 0, calls, draft.maxQueuedCalls);
     draft.unixSocket =
         path(workspace, in, "server.unixSocket", server.unixSocket(), draft.unixSocket);
+    String httpHost = in.nonBlank("server.http.host", server.http().host());
+    if (httpHost != null) {
+      draft.httpHost = checkHost(httpHost, in::invalid, "server.http.host");
+    }
+    if (server.http().port() != null) {
+      draft.httpPort = in.within("server.http.port", server.http().port(), 0, MAX_PORT, 0);
+    }
     String tokenFile = "server.auth.tokenFile";
     Path token = path(workspace, in, tokenFile, server.auth().tokenFile(), null);
     if (token != null) {
@@ -468,7 +488,11 @@ public final class ConfigLoader {
     }
     String port = envValue(env, ENV_PORT);
     if (port != null) {
-      draft.port = parsePort(port);
+      draft.port = parsePort(port, ENV_PORT);
+    }
+    String httpPort = envValue(env, ENV_HTTP_PORT);
+    if (httpPort != null) {
+      draft.httpPort = parsePort(httpPort, ENV_HTTP_PORT);
     }
     String data = envValue(env, ENV_DATA);
     if (data != null) {
@@ -516,6 +540,9 @@ public final class ConfigLoader {
     if (overrides.pluginsDir() != null) {
       draft.pluginsDir = workspace.resolve(overrides.pluginsDir()).normalize();
     }
+    if (overrides.httpPort() != null) {
+      draft.httpPort = checkPort(overrides.httpPort(), COMMAND_LINE_PROBLEM, "http-port");
+    }
     if (overrides.unixSocket() != null) {
       draft.unixSocket = workspace.resolve(overrides.unixSocket()).normalize();
     }
@@ -542,16 +569,16 @@ public final class ConfigLoader {
     return value == null || value.isBlank() ? null : value.strip();
   }
 
-  private static int parsePort(String text) {
+  private static int parsePort(String text, String variable) {
     int port;
     try {
       port = Integer.parseInt(text);
     } catch (NumberFormatException e) {
       throw ENVIRONMENT_PROBLEM.at(
-          ENV_PORT,
+          variable,
           "must be an integer in 0.." + MAX_PORT + ", got '" + YamlBinding.shown(text) + "'");
     }
-    return checkPort(port, ENVIRONMENT_PROBLEM, ENV_PORT);
+    return checkPort(port, ENVIRONMENT_PROBLEM, variable);
   }
 
   private static int checkPort(int port, Problem problem, String key) {

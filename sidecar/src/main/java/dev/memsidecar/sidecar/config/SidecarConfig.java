@@ -31,7 +31,9 @@ public record SidecarConfig(
     int maxConcurrentCalls,
     int maxQueuedCalls,
     String authToken,
-    Path unixSocket) {
+    Path unixSocket,
+    String httpHost,
+    Integer httpPort) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 7411;
@@ -55,6 +57,10 @@ public record SidecarConfig(
     requireNonNull(engine, "engine is null");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port " + port + " is outside 0..65535");
+    }
+    requireNonNull(httpHost, "httpHost is null");
+    if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
+      throw new IllegalArgumentException("httpPort " + httpPort + " is outside 0..65535");
     }
     if (maxConcurrentCalls < 1 || maxConcurrentCalls > MAX_CALLS) {
       throw new IllegalArgumentException(
@@ -86,6 +92,8 @@ public record SidecarConfig(
         + (authToken == null ? "none" : "***")
         + ", unixSocket="
         + unixSocket
+        + ", http="
+        + (httpPort == null ? "off" : httpHost + ":" + httpPort)
         + "]";
   }
 }
