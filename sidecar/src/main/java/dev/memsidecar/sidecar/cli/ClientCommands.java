@@ -22,7 +22,8 @@ public final class ClientCommands {
           SessionCommands.class,
           MemoryCommands.Status.class,
           TransferCommands.Export.class,
-          TransferCommands.Import.class
+          TransferCommands.Import.class,
+          McpCommand.class
         }) {
       cli.addSubcommand(command);
     }
@@ -42,7 +43,8 @@ public final class ClientCommands {
           "sessions",
           "status",
           "export",
-          "import");
+          "import",
+          "mcp");
 
   private static void withHelp(CommandLine command) {
     command

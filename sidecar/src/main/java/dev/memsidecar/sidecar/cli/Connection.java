@@ -40,6 +40,11 @@ final class Connection implements AutoCloseable {
     this.auth = MetadataUtils.newAttachHeadersInterceptor(headers);
   }
 
+  /** A connection over {@code channel} (in process: no token). */
+  static Connection of(ManagedChannel channel, int timeoutSeconds) {
+    return new Connection(channel, null, null, timeoutSeconds);
+  }
+
   /**
    * Connects as {@code o} says (nothing is sent until the first call).
    *
