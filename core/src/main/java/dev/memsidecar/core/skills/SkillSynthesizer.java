@@ -1,0 +1,36 @@
+package dev.memsidecar.core.skills;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/**
+ * Turns a skill candidate's evidence into a draft SKILL.md (the seeds' "synthesis"): front matter
+ * with {@code name} and {@code description}, then the steps and the evidence they came from. The
+ * draft waits for a reviewer; nothing a synthesizer writes is ever used unreviewed. Thread-safe.
+ */
+public interface SkillSynthesizer {
+  /** What candidates call the drafts it writes, e.g. {@value OfflineSynthesizer#NAME}. */
+  String name();
+
+  /**
+   * A draft for a candidate.
+   *
+   * @param name the skill name (an id), for the front matter
+   * @param evidence the candidate's evidence, memories first, then tasks; not empty
+   */
+  Draft draft(String name, List<CandidateEvidence> evidence);
+
+  /**
+   * A draft.
+   *
+   * @param description the front matter's description
+   * @param markdown the whole SKILL.md
+   */
+  record Draft(String description, String markdown) {
+    public Draft {
+      requireNonNull(description, "description is null");
+      requireNonNull(markdown, "markdown is null");
+    }
+  }
+}
