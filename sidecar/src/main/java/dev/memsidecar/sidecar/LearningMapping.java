@@ -28,6 +28,9 @@ import dev.memsidecar.proto.v1.WriteCounts;
  * skills between the wire and {@code core.skills}. Stateless.
  */
 final class LearningMapping {
+  /** Pieces of a candidate's evidence a response shows at most (the first). */
+  static final int SHOWN_EVIDENCE = 50;
+
   private LearningMapping() {}
 
   /** The token usage EndRun reported. */
@@ -198,11 +201,13 @@ final class LearningMapping {
             .setTaskCount(c.taskCount())
             .setApproval(approval)
             .setCreateTime(ProtoMapping.timestamp(c.createTime()))
-            .setUpdateTime(ProtoMapping.timestamp(c.updateTime()));
+            .setUpdateTime(ProtoMapping.timestamp(c.updateTime()))
+            .setEvidenceTotal(c.evidence().size());
     if (c.published() != null) {
       b.setPublished(skill(c.published()));
     }
-    for (CandidateEvidence e : c.evidence()) {
+    for (CandidateEvidence e :
+        c.evidence().subList(0, Math.min(SHOWN_EVIDENCE, c.evidence().size()))) {
       b.addEvidence(
           SkillEvidence.newBuilder()
               .setKind(

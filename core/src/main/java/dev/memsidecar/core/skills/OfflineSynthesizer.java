@@ -33,10 +33,13 @@ public final class OfflineSynthesizer implements SkillSynthesizer {
   /** Of each piece of evidence, at most this many characters are quoted. */
   static final int MAX_QUOTE_CHARS = 400;
 
+  /** Pieces of evidence the draft lists at most; the candidate holds them all. */
+  static final int MAX_LISTED = 20;
+
   /** "To X, ...", "Before X: ...": the goal, then the procedure. */
   private static final Pattern GOAL =
       Pattern.compile(
-          "(?i)^(?:please\\s+)?(?:to|before|when(?:ever)?|after|once|if|for)\\s+([^,:;]{2,100})[,:;]\\s*(.+)$",
+          "(?i)^(?:please\\s+)?(to|before|when(?:ever)?|after|once|if|for)\\s+([^,:;]{2,100})[,:;]\\s*(.+)$",
           Pattern.DOTALL);
 
   /** Where one step ends and the next begins. */
@@ -68,10 +71,7 @@ public final class OfflineSynthesizer implements SkillSynthesizer {
     String description = description(rep);
     StringBuilder body = new StringBuilder();
     body.append("# ").append(name).append("\n\n");
-    body.append("Use this skill ")
-        .append(rep.kind() == CandidateEvidence.Kind.MEMORY ? "for: " : "when asked like this: ")
-        .append(description)
-        .append("\n\n## Steps\n\n");
+    body.append(useWhen(rep)).append("\n\n## Steps\n\n");
     List<String> steps = steps(rep, evidence);
     for (int i = 0; i < steps.size(); i++) {
       body.append(i + 1).append(". ").append(steps.get(i)).append('\n');
@@ -83,8 +83,13 @@ public final class OfflineSynthesizer implements SkillSynthesizer {
       body.append(".\n");
     }
     body.append("\n## Evidence\n\n").append(summary(evidence)).append("\n\n");
-    for (CandidateEvidence e : evidence) {
+    for (CandidateEvidence e : evidence.subList(0, Math.min(MAX_LISTED, evidence.size()))) {
       body.append("- ").append(line(e)).append('\n');
+    }
+    if (evidence.size() > MAX_LISTED) {
+      body.append("- ... and ")
+          .append(evidence.size() - MAX_LISTED)
+          .append(" more (ListSkillCandidates shows the candidate's evidence)\n");
     }
     return new Draft(description, SkillMarkdown.render(name, description, body.toString()));
   }
@@ -98,7 +103,7 @@ public final class OfflineSynthesizer implements SkillSynthesizer {
     CandidateEvidence rep = representative(evidence);
     String text = rep.kind() == CandidateEvidence.Kind.MEMORY ? rep.text() : asked(rep);
     Matcher m = GOAL.matcher(firstSentence(text));
-    List<String> words = words(m.matches() ? m.group(1) : text);
+    List<String> words = words(m.matches() ? m.group(2) : text);
     if (words.isEmpty()) {
       words = words(text);
     }
@@ -116,6 +121,22 @@ public final class OfflineSynthesizer implements SkillSynthesizer {
     return evidence.stream().min(order).orElseThrow();
   }
 
+  /** "Use this skill to X." from a procedure's goal; a task's request as it was asked. */
+  private static String useWhen(CandidateEvidence rep) {
+    if (rep.kind() == CandidateEvidence.Kind.MEMORY) {
+      Matcher m = GOAL.matcher(firstSentence(rep.text()).replaceAll("\\s+", " ").strip());
+      if (m.matches()) {
+        return "Use this skill "
+            + m.group(1).toLowerCase(Locale.ROOT)
+            + " "
+            + m.group(2).strip()
+            + ".";
+      }
+      return "Use this skill for: " + description(rep);
+    }
+    return "Use this skill when asked like this: " + quote(asked(rep));
+  }
+
   private static String description(CandidateEvidence rep) {
     String text = rep.kind() == CandidateEvidence.Kind.MEMORY ? rep.text() : asked(rep);
     String one = firstSentence(text).replaceAll("\\s+", " ").strip();
@@ -130,7 +151,7 @@ public final class OfflineSynthesizer implements SkillSynthesizer {
     if (rep.kind() == CandidateEvidence.Kind.MEMORY) {
       String text = rep.text().replaceAll("\\s+", " ").strip();
       Matcher m = GOAL.matcher(text);
-      String procedure = m.matches() ? m.group(2) : text;
+      String procedure = m.matches() ? m.group(3) : text;
       for (String part : STEP_BREAK.split(procedure)) {
         String step = part.strip();
         for (String before = ""; !before.equals(step); ) {

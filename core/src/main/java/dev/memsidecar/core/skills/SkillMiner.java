@@ -102,8 +102,11 @@ public final class SkillMiner implements LearningService.AcceptanceListener {
   /** Runs of a task its evidence names at most (the newest, and its final run). */
   static final int MAX_TASK_RUNS = 50;
 
-  /** Evidence one candidate holds at most. */
-  static final int MAX_EVIDENCE = 200;
+  /** Evidence one candidate holds at most (its subjects are what keeps a rejected one back). */
+  static final int MAX_EVIDENCE = 1000;
+
+  /** Of a memory's content, or of what a task was asked and answered, evidence quotes this much. */
+  static final int MAX_EVIDENCE_TEXT_CHARS = 500;
 
   /** Candidates a new group is compared with, most recently updated first. */
   static final int MAX_COMPARED = 200;
@@ -411,7 +414,9 @@ public final class SkillMiner implements LearningService.AcceptanceListener {
             runIds,
             List.copyOf(sessions),
             List.copyOf(tools),
-            OfflineSynthesizer.taskText(finalRun.asked(), finalRun.answered()),
+            OfflineSynthesizer.taskText(
+                cut(finalRun.asked(), MAX_EVIDENCE_TEXT_CHARS / 2),
+                cut(finalRun.answered(), MAX_EVIDENCE_TEXT_CHARS / 2)),
             task.acceptanceTime() == null ? task.updateTime() : task.acceptanceTime());
 
     List<CandidateEvidence> evidence = new ArrayList<>(procedures(scope, query, runIds));
@@ -679,7 +684,18 @@ public final class SkillMiner implements LearningService.AcceptanceListener {
           }
         });
     return CandidateEvidence.memory(
-        r.profile(), r.id(), runs, List.copyOf(in), r.content().strip(), r.createTime());
+        r.profile(),
+        r.id(),
+        runs,
+        List.copyOf(in),
+        cut(r.content().strip(), MAX_EVIDENCE_TEXT_CHARS),
+        r.createTime());
+  }
+
+  /** {@code s}, or its first {@code chars} characters and "...". */
+  private static String cut(String s, int chars) {
+    String one = s.replaceAll("\\s+", " ").strip();
+    return one.length() <= chars ? one : one.substring(0, chars - 3).strip() + "...";
   }
 
   /** The runs in a record's source refs, in order. */

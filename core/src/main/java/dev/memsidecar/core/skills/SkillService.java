@@ -45,6 +45,11 @@ import java.util.Set;
  * on its data directory.
  */
 public final class SkillService {
+  /** A page of candidates by default, and at most: they carry drafts and evidence. */
+  public static final int DEFAULT_CANDIDATE_PAGE = 20;
+
+  public static final int MAX_CANDIDATE_PAGE = 50;
+
   /** A reject's reason, at most this many characters. */
   public static final int MAX_REASON_CHARS = 1024;
 
@@ -105,14 +110,18 @@ public final class SkillService {
   }
 
   /**
-   * One page of the workspace's candidates, most recently updated first.
+   * One page of the workspace's candidates, most recently updated first, {@value
+   * #DEFAULT_CANDIDATE_PAGE} by default and at most {@value #MAX_CANDIDATE_PAGE}.
    *
    * @param status only this status, or null for all
    */
   public CandidatePage candidates(
       Scope scope, CandidateStatus status, int pageSize, String pageToken) {
     String ws = access.workspace(scope, Access.READ, RequestOptions.DEFAULT);
-    int size = Limits.pageSize(pageSize);
+    int size =
+        pageSize == 0
+            ? DEFAULT_CANDIDATE_PAGE
+            : Math.min(Limits.pageSize(pageSize), MAX_CANDIDATE_PAGE);
     String requestKey = "skill candidates\n" + ws + "\n" + status;
     String cursor = PageTokens.decode(requestKey, pageToken);
     SkillStore.Cursor after = null;
