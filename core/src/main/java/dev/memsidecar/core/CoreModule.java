@@ -22,7 +22,7 @@ import dev.memsidecar.core.learning.LearningService;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.sessions.SessionService;
-import dev.memsidecar.core.skills.OfflineSynthesizer;
+import dev.memsidecar.core.skills.ModelSynthesizer;
 import dev.memsidecar.core.skills.SkillMiner;
 import dev.memsidecar.core.skills.SkillService;
 import dev.memsidecar.core.toolrules.ToolRuleService;
@@ -214,10 +214,20 @@ public final class CoreModule extends AbstractModule {
       AccessPolicy access,
       Recall recall,
       Embedder embedder,
+      Extractors extractors,
       EventBus events,
       Clock clock) {
+    // The configured extractor's model drafts skills when it has one (openai); rules has none,
+    // and the offline draft stays.
     return new SkillMiner(
-        control, control, access, recall, embedder, new OfflineSynthesizer(), events, clock);
+        control,
+        control,
+        access,
+        recall,
+        embedder,
+        new ModelSynthesizer(extractors.name(), extractors::draftSkill, events, clock),
+        events,
+        clock);
   }
 
   @Provides

@@ -58,12 +58,7 @@ public final class OfflineSynthesizer implements SkillSynthesizer {
   static final int MAX_NAME_WORDS = 4;
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public Draft draft(String name, List<CandidateEvidence> evidence) {
+  public Draft draft(String workspaceId, String name, List<CandidateEvidence> evidence) {
     if (evidence.isEmpty()) {
       throw new IllegalArgumentException("a draft needs evidence");
     }
@@ -91,7 +86,7 @@ public final class OfflineSynthesizer implements SkillSynthesizer {
           .append(evidence.size() - MAX_LISTED)
           .append(" more (ListSkillCandidates shows the candidate's evidence)\n");
     }
-    return new Draft(description, SkillMarkdown.render(name, description, body.toString()));
+    return new Draft(description, SkillMarkdown.render(name, description, body.toString()), NAME);
   }
 
   /**

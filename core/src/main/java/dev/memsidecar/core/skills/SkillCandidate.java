@@ -21,8 +21,8 @@ import java.util.Set;
  * @param description the draft's front matter {@code description}
  * @param status where it stands
  * @param draft the SKILL.md draft
- * @param synthesizer what wrote the draft: {@value OfflineSynthesizer#NAME}, or {@value #REVIEWER}
- *     once a reviewer replaced it
+ * @param synthesizer what wrote the draft: {@value OfflineSynthesizer#NAME}, the extractor whose
+ *     model did ({@link ModelSynthesizer}), or {@value #REVIEWER} once a reviewer replaced it
  * @param evidence what it came from, memories first, then tasks
  * @param approval its approval
  * @param published the last version published from it, or null

@@ -539,7 +539,7 @@ public final class SkillMiner implements LearningService.AcceptanceListener {
         }
         SkillCandidate next;
         if (c.status() == CandidateStatus.REVIEW_REQUIRED) {
-          SkillSynthesizer.Draft draft = synthesizer.draft(c.name(), merged);
+          SkillSynthesizer.Draft draft = synthesizer.draft(workspaceId, c.name(), merged);
           next =
               new SkillCandidate(
                   c.candidateId(),
@@ -548,7 +548,7 @@ public final class SkillMiner implements LearningService.AcceptanceListener {
                   draft.description(),
                   c.status(),
                   draft.markdown(),
-                  synthesizer.name(),
+                  draft.synthesizer(),
                   merged,
                   c.approval(),
                   c.published(),
@@ -582,7 +582,7 @@ public final class SkillMiner implements LearningService.AcceptanceListener {
         return Outcome.UPDATED;
       }
       String name = uniqueName(workspaceId, OfflineSynthesizer.nameFor(found));
-      SkillSynthesizer.Draft draft = synthesizer.draft(name, found);
+      SkillSynthesizer.Draft draft = synthesizer.draft(workspaceId, name, found);
       SkillCandidate c =
           new SkillCandidate(
               UUID.randomUUID().toString(),
@@ -591,7 +591,7 @@ public final class SkillMiner implements LearningService.AcceptanceListener {
               draft.description(),
               CandidateStatus.REVIEW_REQUIRED,
               draft.markdown(),
-              synthesizer.name(),
+              draft.synthesizer(),
               cap(found),
               Approval.pending(UUID.randomUUID().toString(), now),
               null,

@@ -10,27 +10,28 @@ import java.util.List;
  * draft waits for a reviewer; nothing a synthesizer writes is ever used unreviewed. Thread-safe.
  */
 public interface SkillSynthesizer {
-  /** What candidates call the drafts it writes, e.g. {@value OfflineSynthesizer#NAME}. */
-  String name();
-
   /**
    * A draft for a candidate.
    *
+   * @param workspaceId the candidate's workspace
    * @param name the skill name (an id), for the front matter
    * @param evidence the candidate's evidence, memories first, then tasks; not empty
    */
-  Draft draft(String name, List<CandidateEvidence> evidence);
+  Draft draft(String workspaceId, String name, List<CandidateEvidence> evidence);
 
   /**
    * A draft.
    *
    * @param description the front matter's description
    * @param markdown the whole SKILL.md
+   * @param synthesizer what wrote it: {@value OfflineSynthesizer#NAME}, or the name of the
+   *     extractor whose model did
    */
-  record Draft(String description, String markdown) {
+  record Draft(String description, String markdown, String synthesizer) {
     public Draft {
       requireNonNull(description, "description is null");
       requireNonNull(markdown, "markdown is null");
+      requireNonNull(synthesizer, "synthesizer is null");
     }
   }
 }
