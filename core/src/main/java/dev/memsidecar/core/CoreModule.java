@@ -15,11 +15,16 @@ import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.curated.CuratedMemory;
+import dev.memsidecar.core.curated.WorkspaceFiles;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.learning.LearningService;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.sessions.SessionService;
+import dev.memsidecar.core.skills.ModelSynthesizer;
+import dev.memsidecar.core.skills.SkillMiner;
+import dev.memsidecar.core.skills.SkillService;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.language.TextRules;
 import java.time.Clock;
@@ -186,8 +191,56 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
-  LearningService learning(ControlStore control, EventBus events, Clock clock) {
-    return new LearningService(control, events, clock);
+  LearningService learning(ControlStore control, EventBus events, Clock clock, SkillMiner miner) {
+    return new LearningService(control, events, clock, miner);
+  }
+
+  @Provides
+  @Singleton
+  WorkspaceFiles workspaceFiles() {
+    return new WorkspaceFiles(config.dataDir());
+  }
+
+  @Provides
+  @Singleton
+  CuratedMemory curated(WorkspaceFiles files) {
+    return new CuratedMemory(files);
+  }
+
+  @Provides
+  @Singleton
+  SkillMiner skillMiner(
+      ControlStore control,
+      AccessPolicy access,
+      Recall recall,
+      Embedder embedder,
+      Extractors extractors,
+      EventBus events,
+      Clock clock) {
+    // The configured extractor's model drafts skills when it has one (openai); rules has none,
+    // and the offline draft stays.
+    return new SkillMiner(
+        control,
+        control,
+        access,
+        recall,
+        embedder,
+        new ModelSynthesizer(extractors.name(), extractors::draftSkill, events, clock),
+        events,
+        clock);
+  }
+
+  @Provides
+  @Singleton
+  SkillService skills(
+      ControlStore control,
+      WorkspaceFiles files,
+      AccessPolicy access,
+      Embedder embedder,
+      SkillMiner miner,
+      EventBus events,
+      Clock clock) {
+    return new SkillService(control, files, access, embedder, miner, events, clock);
   }
 
   @Provides
@@ -211,7 +264,9 @@ public final class CoreModule extends AbstractModule {
       WriteGate gate,
       MemoryWriter writer,
       SessionService sessions,
-      Clock clock) {
+      Clock clock,
+      CuratedMemory curated,
+      SkillService skills) {
     return new RunService(
         profiles,
         access,
@@ -225,7 +280,9 @@ public final class CoreModule extends AbstractModule {
         writer,
         sessions,
         clock,
-        config.runs());
+        config.runs(),
+        curated,
+        skills);
   }
 
   private static RuntimeException unwrap(Collection<Message> messages, RuntimeException e) {

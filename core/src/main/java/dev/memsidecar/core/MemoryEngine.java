@@ -24,6 +24,7 @@ import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.run.RunSnapshot;
 import dev.memsidecar.core.sessions.SessionService;
+import dev.memsidecar.core.skills.SkillService;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -60,6 +61,7 @@ public final class MemoryEngine implements AutoCloseable {
   private final RunService runs;
   private final ToolRuleService toolRules;
   private final LearningService learning;
+  private final SkillService skills;
 
   @Inject
   public MemoryEngine(
@@ -75,7 +77,8 @@ public final class MemoryEngine implements AutoCloseable {
       Recall recall,
       RunService runs,
       ToolRuleService toolRules,
-      LearningService learning) {
+      LearningService learning,
+      SkillService skills) {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.providers = requireNonNull(providers, "providers is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
@@ -89,6 +92,7 @@ public final class MemoryEngine implements AutoCloseable {
     this.runs = requireNonNull(runs, "runs is null");
     this.toolRules = requireNonNull(toolRules, "toolRules is null");
     this.learning = requireNonNull(learning, "learning is null");
+    this.skills = requireNonNull(skills, "skills is null");
   }
 
   /**
@@ -312,6 +316,14 @@ public final class MemoryEngine implements AutoCloseable {
   /** Run receipts, tasks and their acceptance, skill effects. */
   public LearningService learning() {
     return learning;
+  }
+
+  /**
+   * Skill learning: candidates, review, publishing, published skills; its miner is the maintenance
+   * daemon's {@code skills} target ({@link SkillService#miner()}).
+   */
+  public SkillService skills() {
+    return skills;
   }
 
   /** The runtime events of this engine, for watchers. */

@@ -32,7 +32,7 @@ public final class ScopeTransfer {
   /** A message of one of the user's sessions ({@code sessionId} says which). */
   public record Said(SessionMessage message) implements Item {}
 
-  /** A memory file that has content, at its virtual path. */
+  /** A memory file or a curated file ({@code /MEMORY.md}, {@code /USER.md}) that has content. */
   public record File(String path, String content) implements Item {}
 
   /** What an import wrote, by kind. */
@@ -46,22 +46,34 @@ public final class ScopeTransfer {
 
   /**
    * Every item of the scope, in this order: records ({@link MemoryEngine#exportRecords}), the
-   * workspace's tool rules, the user's session messages ({@code SessionService#export}), the files
-   * with content. What a flag closes is left out, as the read of it would leave it out.
+   * workspace's tool rules, the user's session messages ({@code SessionService#export}), the memory
+   * and curated files with content (published skills stay: PublishSkill makes them). What a flag
+   * closes is left out, as the read of it would leave it out.
    */
   public void export(Scope scope, RequestOptions options, Consumer<Item> out) {
     NamespaceResolver.requireIds(scope);
     engine.exportRecords(scope, options, m -> out.accept(new Record(m.record())));
     engine.toolRules().list(scope, "", options).forEach(r -> out.accept(new Rule(r)));
     engine.sessions().export(scope, m -> out.accept(new Said(m)));
-    for (MemoryFiles.FileView listed : engine.files().list(scope, options)) {
+    List<String> paths = new ArrayList<>();
+    engine.files().list(scope, options).forEach(f -> paths.add(f.path()));
+    paths.add(CURATED_WORKSPACE);
+    if (!scope.userId().isEmpty()) {
+      paths.add(CURATED_USER);
+    }
+    for (String path : paths) {
       options.checkNotCancelled();
-      MemoryFiles.FileView f = engine.files().read(scope, listed.path(), options);
+      MemoryFiles.FileView f = engine.files().read(scope, path, options);
       if (!f.file().content().isEmpty()) {
         out.accept(new File(f.path(), f.file().content()));
       }
     }
   }
+
+  /** The curated files an export carries beside the memory files. */
+  private static final String CURATED_WORKSPACE = "/MEMORY.md";
+
+  private static final String CURATED_USER = "/USER.md";
 
   /**
    * Writes {@code items} into the scope as they were exported (see {@link MemoryEngine#restore},

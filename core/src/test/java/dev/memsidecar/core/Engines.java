@@ -11,11 +11,16 @@ import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.curated.CuratedMemory;
+import dev.memsidecar.core.curated.WorkspaceFiles;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.learning.LearningService;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.sessions.SessionService;
+import dev.memsidecar.core.skills.OfflineSynthesizer;
+import dev.memsidecar.core.skills.SkillMiner;
+import dev.memsidecar.core.skills.SkillService;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.language.TextRules;
 import dev.memsidecar.toolkit.HashEmbedder;
@@ -105,6 +110,13 @@ final class Engines {
     MemoryWriter writer =
         new MemoryWriter(
             control, events, embedder, clock, TextRules.standard(), runs.shortTermTtl());
+    WorkspaceFiles workspaceFiles = new WorkspaceFiles(data);
+    CuratedMemory curated = new CuratedMemory(workspaceFiles);
+    SkillMiner miner =
+        new SkillMiner(
+            control, control, access, recall, embedder, new OfflineSynthesizer(), events, clock);
+    SkillService skills =
+        new SkillService(control, workspaceFiles, access, embedder, miner, events, clock);
     RunService runService =
         new RunService(
             catalog,
@@ -119,7 +131,9 @@ final class Engines {
             writer,
             new SessionService(control, embedder, clock, SessionConfig.DEFAULT),
             clock,
-            runs);
+            runs,
+            curated,
+            skills);
     return new MemoryEngine(
         catalog,
         providers,
@@ -128,12 +142,13 @@ final class Engines {
         gate,
         writer,
         clock,
-        new MemoryFiles(access),
+        new MemoryFiles(access, curated, skills),
         Plugins.none(),
         recall,
         runService,
         toolRules,
-        new LearningService(control, events, clock));
+        new LearningService(control, events, clock, miner),
+        skills);
   }
 
   /** A clock that reads {@code now}. */

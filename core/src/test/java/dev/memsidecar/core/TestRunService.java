@@ -133,7 +133,9 @@ class TestRunService {
             RunService.TOOL_RULES,
             RunService.RECALLED_MEMORY,
             RunService.SESSION_EVIDENCE,
-            RunService.MEMORY_FILES),
+            RunService.MEMORY_FILES,
+            RunService.CURATED,
+            RunService.SKILLS),
         first.sections().stream().map(RunSnapshot.Section::id).toList());
     assertTrue(
         section(first, RunService.RECALLED_MEMORY)

@@ -207,6 +207,15 @@ final class ProtoMapping {
     }
     s.recalled().forEach(h -> b.addRecalled(hit(h)));
     s.evidence().forEach(h -> b.addEvidence(SessionMapping.hit(h)));
+    b.setCuratedHash(s.curatedHash());
+    for (RunSnapshot.SkillRef k : s.skills()) {
+      b.addSkills(
+          dev.memsidecar.proto.v1.Skill.newBuilder()
+              .setName(k.name())
+              .setVersion(k.version())
+              .setDescription(k.description())
+              .setPath(k.path()));
+    }
     return b.build();
   }
 

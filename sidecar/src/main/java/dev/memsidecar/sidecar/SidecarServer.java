@@ -88,7 +88,7 @@ public final class SidecarServer {
             new MemoryFileGrpcService(engine.files()),
             new ToolRuleGrpcService(engine.toolRules()),
             new SessionGrpcService(engine.sessions()),
-            new LearningGrpcService(engine.learning()));
+            new LearningGrpcService(engine.learning(), engine.skills()));
     // The last interceptor runs first: the token, admission, then error mapping around the
     // service; a request that does not parse is answered before any of them.
     List<ServerInterceptor> guards = new ArrayList<>();

@@ -11,11 +11,12 @@ import java.util.List;
  * db/migration/control/<dialect>/V<n>__*.sql} (resources of this module), the history in {@code
  * control_schema_history}. Versions: 1 (issue 7) has the run and audit tables; 2 (issue 8) adds the
  * tool tables; 3 (issue 17) adds the session tables; 4 indexes a message's context (the message
- * before it) too; 5 (issue 18) adds run receipts, tasks and skill effects. Releases before Flyway
- * kept the version in {@code control_schema} (one row); such a database is taken over at that
- * version and migrated, and the table keeps the current version so those releases refuse a newer
- * database. Opening creates or migrates the tables; a database of a later release is refused rather
- * than misread ({@link dev.memsidecar.jdbc.Database#open}).
+ * before it) too; 5 (issue 18) adds run receipts, tasks and skill effects; 7 (issue 18) adds skill
+ * candidates, their evidence and approvals, and published skill versions (6 is the maintenance
+ * daemon's). Releases before Flyway kept the version in {@code control_schema} (one row); such a
+ * database is taken over at that version and migrated, and the table keeps the current version so
+ * those releases refuse a newer database. Opening creates or migrates the tables; a database of a
+ * later release is refused rather than misread ({@link dev.memsidecar.jdbc.Database#open}).
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
  * #nanos}); the values themselves are JSON text ({@link ControlJson}), which keeps their instants
@@ -93,11 +94,27 @@ import java.util.List;
  *       workspace_id, skill, version}): {@code accepted_tasks} and {@code abandoned_tasks}, the
  *       tasks using it in those states, counted again whenever one of them gets a verdict (or, once
  *       decided, a run naming a new skill version); {@code updated_at}.
+ *   <li>{@code skill_candidates} (version 7): one per candidate, primary key ({@code workspace_id,
+ *       candidate_id}): {@code name}, {@code status} (the enum name), {@code created_at}, {@code
+ *       updated_at}, {@code candidate_json} (the rest of it). Indexed by ({@code workspace_id,
+ *       updated_at DESC, candidate_id DESC}) and the same with {@code status} after the workspace,
+ *       so a page of a workspace's candidates, of all or of one status, is a range scan.
+ *   <li>{@code skill_candidate_evidence} (version 7): the evidence a candidate holds, primary key
+ *       ({@code workspace_id, candidate_id, subject}): {@code position} (its order), {@code kind},
+ *       {@code evidence_json}. Indexed by ({@code workspace_id, subject}): which candidate holds a
+ *       memory or a task.
+ *   <li>{@code approvals} (version 7): primary key {@code approval_id}, unique ({@code
+ *       workspace_id, kind, subject_id}): one per candidate ({@code kind} {@code skill_candidate},
+ *       {@code subject_id} its id): {@code state}, {@code reason}, {@code created_at}, {@code
+ *       decided_at} (null while pending).
+ *   <li>{@code skill_versions} (version 7): one per published version, primary key ({@code
+ *       workspace_id, name, version}): {@code candidate_id}, {@code description}, {@code etag} (of
+ *       the file as published), {@code published_at}.
  * </ul>
  */
 final class ControlSchema {
   /** The version this code reads and writes. */
-  static final int VERSION = 5;
+  static final int VERSION = 7;
 
   /** The tables' versions, for {@link dev.memsidecar.jdbc.Database#open}. */
   static final VersionedSchema SCHEMA =
@@ -125,6 +142,10 @@ final class ControlSchema {
   static final String TASKS = "tasks";
   static final String TASK_SKILLS = "task_skills";
   static final String SKILL_EFFECTS = "skill_effects";
+  static final String SKILL_CANDIDATES = "skill_candidates";
+  static final String SKILL_EVIDENCE = "skill_candidate_evidence";
+  static final String APPROVALS = "approvals";
+  static final String SKILL_VERSIONS = "skill_versions";
 
   /** The longest last error message a tool's stats keep; a longer one is cut. */
   static final int MAX_ERROR_MESSAGE = 1024;

@@ -7,6 +7,7 @@ import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.learning.RunReceipt;
+import dev.memsidecar.core.learning.SkillVersion;
 import dev.memsidecar.core.learning.Task;
 import dev.memsidecar.core.learning.TaskKey;
 import dev.memsidecar.core.learning.TaskState;
@@ -18,6 +19,9 @@ import dev.memsidecar.core.sessions.SessionInfo;
 import dev.memsidecar.core.sessions.SessionKey;
 import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionStore;
+import dev.memsidecar.core.skills.CandidateStatus;
+import dev.memsidecar.core.skills.PublishedSkill;
+import dev.memsidecar.core.skills.SkillCandidate;
 import dev.memsidecar.core.toolrules.ToolDenial;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolStats;
@@ -25,7 +29,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -39,7 +45,7 @@ import java.util.Set;
  * results; first writer wins), {@link DecisionTables} (the audit, in commit order), {@link
  * ToolRuleTables} (one row per rule) and {@link ToolStatsTables} (stats, failures, denials), {@link
  * SessionTables} (sessions, messages, their search index), {@link LearningTables} (run receipts,
- * tasks, skill effects).
+ * tasks, skill effects), {@link SkillTables} (skill candidates, evidence, approvals, versions).
  *
  * <p>Every write is committed before its method returns, with H2's {@code WRITE_DELAY=0}: a {@code
  * kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter second:
@@ -61,6 +67,7 @@ public final class H2ControlStore implements ControlStore {
   private final SessionTables sessions;
   private final SessionVectorTables vectorTables;
   private final LearningTables learning;
+  private final SkillTables skills;
 
   private H2ControlStore(ControlDatabase db) {
     this.db = db;
@@ -71,6 +78,7 @@ public final class H2ControlStore implements ControlStore {
     this.sessions = new SessionTables(db);
     this.vectorTables = new SessionVectorTables(db);
     this.learning = new LearningTables(db);
+    this.skills = new SkillTables(db);
   }
 
   /**
@@ -273,6 +281,82 @@ public final class H2ControlStore implements ControlStore {
   @Override
   public Verdict recordAcceptance(TaskKey key, TaskState state, String finalRunId, Instant now) {
     return learning.recordAcceptance(key, state, finalRunId, now);
+  }
+
+  @Override
+  public List<String> learningWorkspaces(int limit) {
+    return skills.learningWorkspaces(limit);
+  }
+
+  @Override
+  public Map<String, String> sessionsOfRuns(String workspaceId, Collection<String> runIds) {
+    return skills.sessionsOfRuns(workspaceId, runIds);
+  }
+
+  @Override
+  public List<SessionMessage> runMessages(
+      SessionKey session, Collection<String> runIds, int limit) {
+    return skills.runMessages(session, runIds, limit);
+  }
+
+  @Override
+  public List<TaskKey> acceptedTasksWithoutCandidate(String workspaceId, int limit) {
+    return skills.acceptedTasksWithoutCandidate(workspaceId, limit);
+  }
+
+  @Override
+  public List<SkillCandidate> candidatesHolding(String workspaceId, Collection<String> subjects) {
+    return skills.candidatesHolding(workspaceId, subjects);
+  }
+
+  @Override
+  public Optional<SkillCandidate> candidate(String workspaceId, String candidateId) {
+    return skills.candidate(workspaceId, candidateId);
+  }
+
+  @Override
+  public List<SkillCandidate> candidates(CandidateQuery query) {
+    return skills.candidates(query);
+  }
+
+  @Override
+  public void insertCandidate(SkillCandidate candidate) {
+    skills.insertCandidate(candidate);
+  }
+
+  @Override
+  public boolean updateCandidate(SkillCandidate candidate, CandidateStatus expected) {
+    return skills.updateCandidate(candidate, expected);
+  }
+
+  @Override
+  public int latestVersion(String workspaceId, String name) {
+    return skills.latestVersion(workspaceId, name);
+  }
+
+  @Override
+  public boolean recordPublish(
+      String workspaceId,
+      PublishedSkill version,
+      SkillCandidate candidate,
+      CandidateStatus expected) {
+    return skills.recordPublish(workspaceId, version, candidate, expected);
+  }
+
+  @Override
+  public List<PublishedSkill> skills(
+      String workspaceId, String afterName, String onlyName, int limit) {
+    return skills.skills(workspaceId, afterName, onlyName, limit);
+  }
+
+  @Override
+  public List<PublishedSkill> versions(String workspaceId, String name) {
+    return skills.versions(workspaceId, name);
+  }
+
+  @Override
+  public List<Task.SkillEffect> effects(String workspaceId, List<SkillVersion> versions) {
+    return skills.effects(workspaceId, versions);
   }
 
   /** Closes the connections; the database file stays. Idempotent. */

@@ -32,14 +32,34 @@ public final class LearningService {
   /** A task lists the ids of at most this many runs, its newest; ListRuns pages through all. */
   public static final int MAX_TASK_RUN_IDS = 1000;
 
+  private static final System.Logger LOG = System.getLogger(LearningService.class.getName());
+
   private final LearningStore store;
   private final EventBus events;
   private final Clock clock;
+  private final AcceptanceListener listener;
+
+  /**
+   * Told of every task that a verdict has just made accepted, once the verdict is durable: skill
+   * learning starts there (the engine blueprint: "learning is entered by an accepted task, not by a
+   * single run"). It runs in the call that recorded the verdict; what it throws is logged and never
+   * fails that call, whose verdict stands.
+   */
+  @FunctionalInterface
+  public interface AcceptanceListener {
+    void accepted(TaskKey task);
+  }
 
   public LearningService(LearningStore store, EventBus events, Clock clock) {
+    this(store, events, clock, task -> {});
+  }
+
+  public LearningService(
+      LearningStore store, EventBus events, Clock clock, AcceptanceListener listener) {
     this.store = requireNonNull(store, "store is null");
     this.events = requireNonNull(events, "events is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.listener = requireNonNull(listener, "listener is null");
   }
 
   /** The receipt of a run the scope sees; NOT_FOUND when there is none. */
@@ -147,6 +167,17 @@ public final class LearningService {
     attributes.put("changed", String.valueOf(verdict == LearningStore.Verdict.CHANGED));
     events.publish(
         new RuntimeEvent("task.acceptance", clock.instant(), finalRunId, "", scope, attributes));
+    if (verdict == LearningStore.Verdict.CHANGED && task.state() == TaskState.ACCEPTED) {
+      try {
+        listener.accepted(key);
+      } catch (RuntimeException e) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            () ->
+                "learning from accepted task " + Ids.quote(taskId) + " failed; the verdict stands",
+            e);
+      }
+    }
     return task;
   }
 

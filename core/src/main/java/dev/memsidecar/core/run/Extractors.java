@@ -8,12 +8,14 @@ import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryCandidate;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.Settings;
+import dev.memsidecar.api.SkillDraftRequest;
 import dev.memsidecar.core.NamedServices;
 import dev.memsidecar.core.Plugins;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.core.config.RunConfig;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The configured {@link Extractor} ({@code memory.extractor}) and the {@value #FALLBACK} extractor
@@ -75,6 +77,15 @@ public final class Extractors {
     }
   }
 
+  /**
+   * A SKILL.md the configured extractor's model writes for a skill candidate ({@link
+   * Extractor#draftSkill}); empty when it has no model. Never falls back: the caller keeps its own
+   * draft when this is empty or throws.
+   */
+  public Optional<String> draftSkill(SkillDraftRequest request) {
+    return primary.draftSkill(request);
+  }
+
   private static Extractor open(
       NamedServices.Entry<ExtractorProvider> entry, Map<String, String> settings) {
     Settings typed = new Settings("extractor '" + entry.name() + "'", settings);
@@ -84,7 +95,17 @@ public final class Extractors {
       }
       ClassLoader loader = entry.pluginLoader();
       Extractor opened = Plugins.withContextLoader(loader, () -> entry.service().open(typed));
-      return request -> Plugins.withContextLoader(loader, () -> opened.extract(request));
+      return new Extractor() {
+        @Override
+        public List<MemoryCandidate> extract(ExtractionRequest request) {
+          return Plugins.withContextLoader(loader, () -> opened.extract(request));
+        }
+
+        @Override
+        public Optional<String> draftSkill(SkillDraftRequest request) {
+          return Plugins.withContextLoader(loader, () -> opened.draftSkill(request));
+        }
+      };
     } catch (MemoryException e) {
       throw new StartupException("memory.extractor: " + e.getMessage(), e);
     }

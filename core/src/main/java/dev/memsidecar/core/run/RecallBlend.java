@@ -53,12 +53,15 @@ final class RecallBlend {
    * (the stores' for facts, {@link SessionService} the same formula for messages), merged best
    * first (a tie goes to the fact), and the first {@code topK} kept. A fact and the turn it was
    * extracted from (same run, most words shared) never both take a slot: the fact, which says it
-   * with the names and dates resolved, takes the slot of the first of the two to rank. Evidence
-   * answers to the flag recall answers to: none when LangMem.read is off.
+   * with the names and dates resolved, takes the slot of the first of the two to rank. Nothing that
+   * a line of {@code shown} already says (nine in ten of its words in that line) takes a slot: the
+   * curated section holds it. Evidence answers to the flag recall answers to: none when
+   * LangMem.read is off.
    *
    * @param q the recall query of the run's input, not blank
+   * @param shown lines the run's prompt already holds (the curated files)
    */
-  Blend blend(Scope scope, String q, int topK, RequestOptions options) {
+  Blend blend(Scope scope, String q, int topK, RequestOptions options, List<String> shown) {
     // Evidence first: its word search runs while the query's vector is made (see prefetch).
     List<SessionHit> evidence =
         access.recordsReadable() ? sessions.evidence(scope, q, topK) : List.of();
@@ -68,6 +71,9 @@ final class RecallBlend {
     List<MemoryHit> keptFacts = new ArrayList<>();
     List<SessionHit> keptEvidence = new ArrayList<>();
     List<Said> kept = new ArrayList<>();
+    for (String line : shown) {
+      kept.add(new Said(Set.of(), Set.copyOf(Terms.keywords(line))));
+    }
     boolean[] used = new boolean[facts.size()];
     int f = 0;
     int e = 0;

@@ -29,6 +29,7 @@ import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.WriteGate;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.core.curated.CuratedMemory;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.learning.RunLabels;
@@ -36,6 +37,7 @@ import dev.memsidecar.core.learning.RunReceipt;
 import dev.memsidecar.core.sessions.MessageRole;
 import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionService;
+import dev.memsidecar.core.skills.SkillService;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.language.ReferenceTime;
@@ -58,14 +60,16 @@ import java.util.UUID;
 
 /**
  * The agent's two calls. BeginRun freezes what the agent's system prompt needs for one run —
- * runtime context, pinned tool rules ({@link ToolRuleService}), recalled memories, memory files —
- * so the same run always gets the same sections (prompt caches stay warm), also after a restart.
- * EndRun turns what the run said into memories: extract → route to a profile → the write path
- * Remember shares ({@link MemoryWriter}: low-value filter → write gate → dedupe or supersede →
- * store), with a decision and a reason for every candidate, kept in the audit and emitted as
- * events, and a receipt of the run ({@link RunReceipt}: tools, skills, tokens, decisions, its task)
- * kept with its result; a retry of the same run returns the first call's decisions and stores
- * nothing twice. Every call goes through the one access entry ({@link AccessPolicy}). Thread-safe.
+ * runtime context, pinned tool rules ({@link ToolRuleService}), recalled memories, memory files,
+ * the curated MEMORY.md and USER.md ({@link CuratedMemory}) with their content hash, the published
+ * skills that match the input ({@link SkillService}) — so the same run always gets the same
+ * sections (prompt caches stay warm), also after a restart. EndRun turns what the run said into
+ * memories: extract → route to a profile → the write path Remember shares ({@link MemoryWriter}:
+ * low-value filter → write gate → dedupe or supersede → store), with a decision and a reason for
+ * every candidate, kept in the audit and emitted as events, and a receipt of the run ({@link
+ * RunReceipt}: tools, skills, tokens, decisions, its task) kept with its result; a retry of the
+ * same run returns the first call's decisions and stores nothing twice. Every call goes through the
+ * one access entry ({@link AccessPolicy}). Thread-safe.
  */
 public final class RunService {
   /** Section ids, in the order BeginRun returns them. */
@@ -75,6 +79,8 @@ public final class RunService {
   public static final String RECALLED_MEMORY = "recalled_memory";
   public static final String SESSION_EVIDENCE = "session_evidence";
   public static final String MEMORY_FILES = "memory_files";
+  public static final String CURATED = "curated";
+  public static final String SKILLS = "skills";
 
   /** BeginRun input, UTF-8 bytes. */
   public static final int MAX_BEGIN_INPUT_BYTES = 32 * 1024;
@@ -125,6 +131,8 @@ public final class RunService {
   private final SessionService sessions;
   private final Clock clock;
   private final RunConfig config;
+  private final CuratedMemory curated;
+  private final SkillService skills;
   private final Object[] runLocks = stripes(64);
 
   public RunService(
@@ -140,7 +148,9 @@ public final class RunService {
       MemoryWriter writer,
       SessionService sessions,
       Clock clock,
-      RunConfig config) {
+      RunConfig config,
+      CuratedMemory curated,
+      SkillService skills) {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.access = requireNonNull(access, "access is null");
     this.namespaces = requireNonNull(namespaces, "namespaces is null");
@@ -154,6 +164,8 @@ public final class RunService {
     this.blender = new RecallBlend(recall, sessions, access);
     this.clock = requireNonNull(clock, "clock is null");
     this.config = requireNonNull(config, "config is null");
+    this.curated = requireNonNull(curated, "curated is null");
+    this.skills = requireNonNull(skills, "skills is null");
   }
 
   /** How runs behave (TTLs, extractor). */
@@ -219,8 +231,18 @@ public final class RunService {
     List<String> paths = new ArrayList<>();
     String files = memoryFiles(in.scope(), options, paths);
     String rules = toolRules.pinnedSection(in.scope(), in.tools(), in.input());
+    CuratedMemory.Frozen frozenCurated = curated.freeze(in.scope());
+    List<RunSnapshot.SkillRef> matched =
+        skills.matching(in.scope(), q).stream()
+            .map(
+                s ->
+                    new RunSnapshot.SkillRef(
+                        s.name(), String.valueOf(s.version()), s.description(), s.path()))
+            .toList();
     RecallBlend.Blend blend =
-        q.isEmpty() ? RecallBlend.Blend.NONE : blender.blend(in.scope(), q, topK, options);
+        q.isEmpty()
+            ? RecallBlend.Blend.NONE
+            : blender.blend(in.scope(), q, topK, options, frozenCurated.lines());
     List<MemoryHit> recalled = blend.recalled();
     List<RunSnapshot.Section> sections =
         List.of(
@@ -232,7 +254,9 @@ public final class RunService {
                 SESSION_EVIDENCE,
                 "Relevant past conversation",
                 RecallBlend.evidenceBody(blend.evidence(), zone)),
-            new RunSnapshot.Section(MEMORY_FILES, "Memory files", files));
+            new RunSnapshot.Section(MEMORY_FILES, "Memory files", files),
+            new RunSnapshot.Section(CURATED, "Curated memory", frozenCurated.body()),
+            new RunSnapshot.Section(SKILLS, "Skills", skillsBody(matched)));
     RunSnapshot snapshot =
         new RunSnapshot(
             runId,
@@ -243,7 +267,9 @@ public final class RunService {
             recalled,
             paths,
             in.tools(),
-            blend.evidence());
+            blend.evidence(),
+            frozenCurated.hash(),
+            matched);
     RunSnapshot kept = control.saveSnapshot(in.scope(), snapshot, now);
     publish(
         "run.begin",
@@ -270,6 +296,19 @@ public final class RunService {
         + " (UTC"
         + (local.getOffset().getTotalSeconds() == 0 ? "" : local.getOffset().getId())
         + ")";
+  }
+
+  /** One line per skill: its name and description, nothing of its file. */
+  static String skillsBody(List<RunSnapshot.SkillRef> matched) {
+    StringBuilder out = new StringBuilder();
+    for (RunSnapshot.SkillRef s : matched) {
+      out.append("- **")
+          .append(s.name())
+          .append("**: ")
+          .append(s.description().strip().replace("\n", " "))
+          .append('\n');
+    }
+    return out.toString().strip();
   }
 
   /** One line per memory, saying its profile and kind. */

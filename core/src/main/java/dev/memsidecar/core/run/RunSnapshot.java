@@ -22,6 +22,10 @@ import java.util.List;
  *     prohibitions to them)
  * @param evidence the session messages behind the session_evidence section (none in snapshots made
  *     before sessions existed)
+ * @param curatedHash the content hash of the curated section (empty in snapshots made before it
+ *     existed)
+ * @param skills the published skills behind the skills section (none in snapshots made before it
+ *     existed)
  */
 public record RunSnapshot(
     String runId,
@@ -32,7 +36,9 @@ public record RunSnapshot(
     List<MemoryHit> recalled,
     List<String> memoryFilePaths,
     List<String> tools,
-    List<SessionHit> evidence) {
+    List<SessionHit> evidence,
+    String curatedHash,
+    List<SkillRef> skills) {
 
   /** One prompt section: markdown ready to paste into a system prompt. */
   public record Section(String id, String title, String body) {
@@ -41,6 +47,48 @@ public record RunSnapshot(
       requireNonNull(title, "title is null");
       requireNonNull(body, "body is null");
     }
+  }
+
+  /**
+   * A published skill as the skills section lists it.
+   *
+   * @param name the skill
+   * @param version its latest version when the run began
+   * @param description its description
+   * @param path its file, {@code /skills/<name>/SKILL.md}
+   */
+  public record SkillRef(String name, String version, String description, String path) {
+    public SkillRef {
+      requireNonNull(name, "name is null");
+      requireNonNull(version, "version is null");
+      requireNonNull(description, "description is null");
+      requireNonNull(path, "path is null");
+    }
+  }
+
+  /** A snapshot without a curated section or skills. */
+  public RunSnapshot(
+      String runId,
+      String snapshotId,
+      Instant createTime,
+      Instant expireTime,
+      List<Section> sections,
+      List<MemoryHit> recalled,
+      List<String> memoryFilePaths,
+      List<String> tools,
+      List<SessionHit> evidence) {
+    this(
+        runId,
+        snapshotId,
+        createTime,
+        expireTime,
+        sections,
+        recalled,
+        memoryFilePaths,
+        tools,
+        evidence,
+        "",
+        List.of());
   }
 
   public RunSnapshot {
@@ -53,5 +101,7 @@ public record RunSnapshot(
     memoryFilePaths = List.copyOf(memoryFilePaths);
     tools = tools == null ? List.of() : List.copyOf(tools);
     evidence = evidence == null ? List.of() : List.copyOf(evidence);
+    curatedHash = curatedHash == null ? "" : curatedHash;
+    skills = skills == null ? List.of() : List.copyOf(skills);
   }
 }

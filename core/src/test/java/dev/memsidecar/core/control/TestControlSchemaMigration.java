@@ -4,6 +4,8 @@ import static dev.memsidecar.core.control.ControlFixtures.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.learning.RunReceipt;
@@ -49,9 +51,23 @@ class TestControlSchemaMigration {
     H2ControlStore.open(dataDir).close();
     H2ControlStore.open(dataDir).close();
     try (Connection c = connect()) {
-      assertEquals(List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL"), column(c, HISTORY));
-      assertEquals(List.of("5"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(
+          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "7 SQL"), column(c, HISTORY));
+      assertEquals(List.of("7"), column(c, "SELECT version FROM control_schema"));
     }
+  }
+
+  @Test
+  void aSnapshotKeptBeforeCuratedMemoryReadsWithoutAHashOrSkills() throws Exception {
+    RunSnapshot snapshot = ControlFixtures.snapshot("run-1", "snap-1", T0, Duration.ofDays(1));
+    ObjectNode old = (ObjectNode) new ObjectMapper().readTree(ControlJson.write(snapshot));
+    // What the release before version 7 wrote: no curatedHash, no skills.
+    old.remove("curatedHash");
+    old.remove("skills");
+    RunSnapshot read = ControlJson.read(old.toString(), RunSnapshot.class, "test");
+    assertEquals("", read.curatedHash());
+    assertEquals(List.of(), read.skills());
+    assertEquals(snapshot, read);
   }
 
   @Test
@@ -134,8 +150,8 @@ class TestControlSchemaMigration {
           store.task(new TaskKey("acme", "alice", "task-1"), 10).orElseThrow().runIds());
     }
     try (Connection c = connect()) {
-      assertEquals(List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL"), column(c, HISTORY));
-      assertEquals(List.of("5"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "7 SQL"), column(c, HISTORY));
+      assertEquals(List.of("7"), column(c, "SELECT version FROM control_schema"));
     }
   }
 

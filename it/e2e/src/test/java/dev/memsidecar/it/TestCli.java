@@ -231,6 +231,14 @@ class TestCli extends DefaultSidecarTest {
                 .setPath("/memories/workspace.md")
                 .setContent("# Notes\n- the build takes 4 minutes\n")
                 .build());
+    sidecar
+        .files()
+        .writeMemoryFile(
+            WriteMemoryFileRequest.newBuilder()
+                .setScope(scope)
+                .setPath("/MEMORY.md")
+                .setContent("# Team\n- we review on Fridays\n")
+                .build());
 
     Path first = dir.resolve("first.jsonl");
     ok(concat(new String[] {"export", "--out", first.toString()}, who));
@@ -248,6 +256,8 @@ class TestCli extends DefaultSidecarTest {
     assertTrue(
         exported.stream().anyMatch(l -> l.contains("the build takes 4 minutes")),
         exported::toString);
+    assertTrue(
+        exported.stream().anyMatch(l -> l.contains("we review on Fridays")), exported::toString);
 
     try (SidecarProcess fresh = SidecarProcess.start(dir.resolve("fresh"))) {
       String target = "--target=" + fresh.host() + ":" + fresh.port();
@@ -268,7 +278,7 @@ class TestCli extends DefaultSidecarTest {
       String[] args = concat(new String[] {"import", first.toString(), target}, who);
       long memories = exported.stream().filter(l -> l.startsWith("{\"memory\"")).count();
       assertEquals(
-          "imported " + memories + " memories, 1 tool rules, 2 messages, 1 files",
+          "imported " + memories + " memories, 1 tool rules, 2 messages, 2 files",
           ok(args).stdout().strip());
       ok(args);
       Path second = dir.resolve("second.jsonl");

@@ -13,6 +13,8 @@ import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.LearningServiceGrpc;
 import dev.memsidecar.proto.v1.ListMemoriesRequest;
 import dev.memsidecar.proto.v1.ListMemoryFilesRequest;
+import dev.memsidecar.proto.v1.ListSkillCandidatesRequest;
+import dev.memsidecar.proto.v1.ListSkillsRequest;
 import dev.memsidecar.proto.v1.ListToolRulesRequest;
 import dev.memsidecar.proto.v1.ListWriteDecisionsRequest;
 import dev.memsidecar.proto.v1.MemoryFileServiceGrpc;
@@ -45,9 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  * huge), odd numbers, long repeated fields and maps, unknown enum values, and now and then bytes
  * that are not a message at all. Checks for each: never UNKNOWN or INTERNAL; a call that fails
  * changes nothing a client of its scope can see (memories of every profile, memory files, tool
- * rules, write decisions); and the sidecar is alive and healthy at the end. {@code -Dfuzz.seed} and
- * {@code -Dfuzz.requests} replay or lengthen a run; a failure names the seed and the request's
- * index.
+ * rules, write decisions, skill candidates and skills); and the sidecar is alive and healthy at the
+ * end. {@code -Dfuzz.seed} and {@code -Dfuzz.requests} replay or lengthen a run; a failure names
+ * the seed and the request's index.
  */
 class TestFuzz {
   private static final long SEED = Long.getLong("fuzz.seed", 20261123L);
@@ -189,6 +191,19 @@ class TestFuzz {
                       .admin()
                       .listWriteDecisions(
                           ListWriteDecisionsRequest.newBuilder().setScope(scope).build())));
+      out.append(
+          answer(
+              () ->
+                  sidecar
+                      .learning()
+                      .listSkillCandidates(
+                          ListSkillCandidatesRequest.newBuilder().setScope(scope).build())));
+      out.append(
+          answer(
+              () ->
+                  sidecar
+                      .learning()
+                      .listSkills(ListSkillsRequest.newBuilder().setScope(scope).build())));
     }
     return out.toString();
   }

@@ -12,6 +12,7 @@ import dev.memsidecar.api.Extractor;
 import dev.memsidecar.api.MemoryCandidate;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
+import dev.memsidecar.api.SkillDraftRequest;
 import dev.memsidecar.api.ToolCall;
 import dev.memsidecar.language.ReferenceTime;
 import java.io.IOException;
@@ -28,6 +29,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -53,7 +55,13 @@ import java.util.Set;
  * MemoryException} UNAVAILABLE naming the endpoint and the cause (never the API key; an error body
  * the server sent is cut to 200 characters with the key masked), so the engine falls back to the
  * {@code rules} extractor and emits {@code memory.extraction.failed}. An interrupted call throws
- * CANCELLED. Immutable and thread-safe; calls may run in parallel.
+ * CANCELLED.
+ *
+ * <p><b>Skill drafts</b> ({@link #draftSkill}): the same endpoint and model are asked to rewrite
+ * the engine's own draft of a skill candidate as a SKILL.md ({@link #SKILL_PROMPT}), given the
+ * evidence; the answer, without a code fence around it, must open with its front matter ({@code
+ * ---}), else UNAVAILABLE and the engine keeps its own draft. No repair attempt: the engine's draft
+ * is a good answer too. Immutable and thread-safe; calls may run in parallel.
  */
 final class OpenAiExtractor implements Extractor {
   private static final System.Logger LOG =
@@ -128,6 +136,21 @@ final class OpenAiExtractor implements Extractor {
       Answer with JSON only: an array (possibly empty, []) matching this JSON schema:
       """;
 
+  /** The system prompt of a skill draft. */
+  static final String SKILL_PROMPT =
+      """
+      You write SKILL.md files: reusable procedures an AI agent follows. You are given a skill \
+      candidate that a memory system found in what its users taught and in tasks they accepted, \
+      with the system's own plain draft. Rewrite the draft as a clear SKILL.md:
+      - Start with YAML front matter between two lines of three dashes: name (exactly the name \
+      given, unchanged) and description (one line, at most 300 characters, saying what the skill \
+      does and when to use it, in double quotes).
+      - Then a short title, "## Steps" as a numbered list of imperative steps, "## Tools" if the \
+      accepted runs used tools, and "## Evidence" listing the evidence you were given.
+      - Use only what the evidence says; invent no commands, names or facts.
+      Answer with the markdown only: no code fence, no prose before or after it.
+      """;
+
   private final URI endpoint;
   private final String model;
   private final String apiKey;
@@ -194,6 +217,44 @@ final class OpenAiExtractor implements Extractor {
       LOG.log(System.Logger.Level.WARNING, "openai extractor: dropped {0}", d);
     }
     return parsed.candidates();
+  }
+
+  @Override
+  public Optional<String> draftSkill(SkillDraftRequest request) {
+    requireNonNull(request, "request is null");
+    StringBuilder user = new StringBuilder();
+    user.append("Skill name: ").append(request.name()).append("\n\nEvidence:\n");
+    for (String e : request.evidence()) {
+      user.append("- ").append(e.replace('\n', ' ')).append('\n');
+    }
+    user.append("\nThe system's draft:\n\n").append(request.draft());
+    ArrayNode messages = MAPPER.createArrayNode();
+    messages.add(message("system", SKILL_PROMPT));
+    messages.add(message("user", user.toString()));
+    String answer = withoutFence(complete(messages).strip());
+    if (!answer.startsWith("---")) {
+      throw MemoryException.unavailable(
+          "openai extractor: the skill draft of model '"
+              + model
+              + "' at "
+              + endpoint
+              + " does not open with its front matter (---)",
+          null);
+    }
+    return Optional.of(answer + "\n");
+  }
+
+  /** {@code text} without a code fence around it ({@code ```markdown ... ```}). */
+  static String withoutFence(String text) {
+    String t = text.replaceAll("(?s)^<think>.*?</think>\\s*", "");
+    if (t.startsWith("```")) {
+      int nl = t.indexOf('\n');
+      int end = t.lastIndexOf("```");
+      if (nl > 0 && end > nl) {
+        return t.substring(nl + 1, end).strip();
+      }
+    }
+    return t;
   }
 
   /** The model's answer to {@code messages}: the first choice's message content. */

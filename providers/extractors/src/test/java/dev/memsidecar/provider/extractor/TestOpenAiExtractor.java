@@ -18,6 +18,7 @@ import dev.memsidecar.api.MemoryCandidate.Owner;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.Settings;
+import dev.memsidecar.api.SkillDraftRequest;
 import dev.memsidecar.api.Validity;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -182,6 +183,31 @@ class TestOpenAiExtractor {
     String user = s.body().path("messages").path(1).path("content").asText();
     assertTrue(user.contains("I prefer dark mode.") && user.contains("Noted."), user);
     assertNull(s.headers().get("Authorization"), "no key configured, none sent");
+  }
+
+  @Test
+  void aSkillDraftIsTheModelsMarkdownWithoutItsFence() {
+    String skill =
+        "---\nname: release-billing\ndescription: \"Release billing.\"\n---\n\n# Steps\n";
+    answer("```markdown\n" + skill + "```");
+    SkillDraftRequest request =
+        new SkillDraftRequest(
+            "release-billing",
+            "---\nname: release-billing\ndescription: plain\n---\n",
+            List.of("To release billing, always run the tests first."));
+    assertEquals(java.util.Optional.of(skill), open(Map.of()).draftSkill(request));
+    JsonNode messages = seen().get(0).body().path("messages");
+    assertEquals(OpenAiExtractor.SKILL_PROMPT, messages.path(0).path("content").asText());
+    String user = messages.path(1).path("content").asText();
+    assertTrue(user.contains("Skill name: release-billing"), user);
+    assertTrue(user.contains("- To release billing, always run the tests first."), user);
+    assertTrue(user.contains("description: plain"), user);
+
+    answer("Here is your skill: none.");
+    MemoryException e =
+        assertThrows(MemoryException.class, () -> open(Map.of()).draftSkill(request));
+    assertEquals(MemoryException.Code.UNAVAILABLE, e.code());
+    assertTrue(e.getMessage().contains("front matter"), e::getMessage);
   }
 
   @Test
