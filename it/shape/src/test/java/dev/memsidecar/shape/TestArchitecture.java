@@ -151,10 +151,12 @@ class TestArchitecture {
 
   /**
    * The arrows inside {@code sidecar/}, one way: {@code Main} (the command line) wires the bench,
-   * the configuration and the server; the server builds the gRPC services; the services translate
-   * through the mapping layer. Nothing refers back up: the mapping calls no service, the services
-   * know no server, and the bench (a client of the sidecar over gRPC) knows neither {@code Main}
-   * nor the server nor its services.
+   * the client commands, the configuration and the server; the client commands ({@code cli}: gRPC
+   * clients, and {@code mcp}, which may run a server in process) use the configuration and the
+   * server, never its services; the server builds the gRPC services; the services translate through
+   * the mapping layer. Nothing refers back up: the mapping calls no service, the services know no
+   * server, and the bench (a client of the sidecar over gRPC) knows neither {@code Main} nor the
+   * server nor its services.
    */
   @Test
   void sidecarArrowsPointOneWay() {
@@ -166,7 +168,8 @@ class TestArchitecture {
     DescribedPredicate<JavaClass> mapping =
         nameMatching(
                 top
-                    + "(ProtoMapping|SessionMapping|LearningMapping|StatusMapping|RequestParsing)"
+                    + "(ProtoMapping|SessionMapping|LearningMapping|TransferMapping|StatusMapping"
+                    + "|RequestParsing)"
                     + nested)
             .forSubtype();
     DescribedPredicate<JavaClass> server =
@@ -181,6 +184,8 @@ class TestArchitecture {
         .definedBy(entry)
         .layer("Bench")
         .definedBy("dev.memsidecar.sidecar.bench..")
+        .layer("Cli")
+        .definedBy("dev.memsidecar.sidecar.cli..")
         .layer("Config")
         .definedBy("dev.memsidecar.sidecar.config..")
         .layer("Server")
@@ -193,10 +198,12 @@ class TestArchitecture {
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("Bench")
         .mayOnlyBeAccessedByLayers("Main")
+        .whereLayer("Cli")
+        .mayOnlyBeAccessedByLayers("Main")
         .whereLayer("Config")
-        .mayOnlyBeAccessedByLayers("Main")
+        .mayOnlyBeAccessedByLayers("Main", "Cli")
         .whereLayer("Server")
-        .mayOnlyBeAccessedByLayers("Main")
+        .mayOnlyBeAccessedByLayers("Main", "Cli")
         .whereLayer("Services")
         .mayOnlyBeAccessedByLayers("Server")
         .whereLayer("Mapping")
