@@ -16,6 +16,7 @@ import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.learning.LearningService;
+import dev.memsidecar.core.maintenance.MaintenanceService;
 import dev.memsidecar.core.run.BeginRunInput;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
@@ -56,6 +57,7 @@ public final class MemoryEngine implements AutoCloseable {
   private final RunService runs;
   private final ToolRuleService toolRules;
   private final LearningService learning;
+  private final MaintenanceService maintenance;
 
   @Inject
   public MemoryEngine(
@@ -71,7 +73,8 @@ public final class MemoryEngine implements AutoCloseable {
       Recall recall,
       RunService runs,
       ToolRuleService toolRules,
-      LearningService learning) {
+      LearningService learning,
+      MaintenanceService maintenance) {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.providers = requireNonNull(providers, "providers is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
@@ -85,6 +88,7 @@ public final class MemoryEngine implements AutoCloseable {
     this.runs = requireNonNull(runs, "runs is null");
     this.toolRules = requireNonNull(toolRules, "toolRules is null");
     this.learning = requireNonNull(learning, "learning is null");
+    this.maintenance = requireNonNull(maintenance, "maintenance is null");
   }
 
   /**
@@ -264,6 +268,11 @@ public final class MemoryEngine implements AutoCloseable {
     return learning;
   }
 
+  /** Background maintenance: its targets, schedule and last runs; RunMaintenance. */
+  public MaintenanceService maintenance() {
+    return maintenance;
+  }
+
   /** The runtime events of this engine, for watchers. */
   public EventBus events() {
     return runs.events();
@@ -312,10 +321,14 @@ public final class MemoryEngine implements AutoCloseable {
         runs.sessions().vectorsPending());
   }
 
-  /** Ends every watch, closes every store and the control store, then the plugins' loaders. */
+  /**
+   * Stops maintenance, ends every watch, closes every store and the control store, then the
+   * plugins' loaders.
+   */
   @Override
   public void close() {
     try {
+      maintenance.close();
       runs.events().close();
       runs.sessions().close();
       profiles.close();

@@ -11,11 +11,12 @@ import java.util.List;
  * db/migration/control/<dialect>/V<n>__*.sql} (resources of this module), the history in {@code
  * control_schema_history}. Versions: 1 (issue 7) has the run and audit tables; 2 (issue 8) adds the
  * tool tables; 3 (issue 17) adds the session tables; 4 indexes a message's context (the message
- * before it) too; 5 (issue 18) adds run receipts, tasks and skill effects. Releases before Flyway
- * kept the version in {@code control_schema} (one row); such a database is taken over at that
- * version and migrated, and the table keeps the current version so those releases refuse a newer
- * database. Opening creates or migrates the tables; a database of a later release is refused rather
- * than misread ({@link dev.memsidecar.jdbc.Database#open}).
+ * before it) too; 5 (issue 18) adds run receipts, tasks and skill effects; 6 (issue 18) adds the
+ * maintenance runs and an index of the audit by time. Releases before Flyway kept the version in
+ * {@code control_schema} (one row); such a database is taken over at that version and migrated, and
+ * the table keeps the current version so those releases refuse a newer database. Opening creates or
+ * migrates the tables; a database of a later release is refused rather than misread ({@link
+ * dev.memsidecar.jdbc.Database#open}).
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
  * #nanos}); the values themselves are JSON text ({@link ControlJson}), which keeps their instants
@@ -93,11 +94,15 @@ import java.util.List;
  *       workspace_id, skill, version}): {@code accepted_tasks} and {@code abandoned_tasks}, the
  *       tasks using it in those states, counted again whenever one of them gets a verdict (or, once
  *       decided, a run naming a new skill version); {@code updated_at}.
+ *   <li>{@code maintenance_runs} (version 6): the last run of each maintenance target, primary key
+ *       {@code target}: {@code ok}, {@code started_at}, {@code ended_at}, {@code run_json} (the
+ *       whole run, counts included). Version 6 also indexes {@code write_decisions} by {@code
+ *       decided_at}, for pruning the audit by age.
  * </ul>
  */
 final class ControlSchema {
   /** The version this code reads and writes. */
-  static final int VERSION = 5;
+  static final int VERSION = 6;
 
   /** The tables' versions, for {@link dev.memsidecar.jdbc.Database#open}. */
   static final VersionedSchema SCHEMA =
@@ -125,6 +130,7 @@ final class ControlSchema {
   static final String TASKS = "tasks";
   static final String TASK_SKILLS = "task_skills";
   static final String SKILL_EFFECTS = "skill_effects";
+  static final String MAINTENANCE_RUNS = "maintenance_runs";
 
   /** The longest last error message a tool's stats keep; a longer one is cut. */
   static final int MAX_ERROR_MESSAGE = 1024;

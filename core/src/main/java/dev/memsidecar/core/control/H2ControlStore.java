@@ -10,6 +10,7 @@ import dev.memsidecar.core.learning.RunReceipt;
 import dev.memsidecar.core.learning.Task;
 import dev.memsidecar.core.learning.TaskKey;
 import dev.memsidecar.core.learning.TaskState;
+import dev.memsidecar.core.maintenance.TargetRun;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
 import dev.memsidecar.core.run.EndRunResult;
@@ -39,7 +40,7 @@ import java.util.Set;
  * results; first writer wins), {@link DecisionTables} (the audit, in commit order), {@link
  * ToolRuleTables} (one row per rule) and {@link ToolStatsTables} (stats, failures, denials), {@link
  * SessionTables} (sessions, messages, their search index), {@link LearningTables} (run receipts,
- * tasks, skill effects).
+ * tasks, skill effects), {@link MaintenanceTables} (maintenance runs, pruning of the audit).
  *
  * <p>Every write is committed before its method returns, with H2's {@code WRITE_DELAY=0}: a {@code
  * kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter second:
@@ -61,6 +62,7 @@ public final class H2ControlStore implements ControlStore {
   private final SessionTables sessions;
   private final SessionVectorTables vectorTables;
   private final LearningTables learning;
+  private final MaintenanceTables maintenance;
 
   private H2ControlStore(ControlDatabase db) {
     this.db = db;
@@ -71,6 +73,7 @@ public final class H2ControlStore implements ControlStore {
     this.sessions = new SessionTables(db);
     this.vectorTables = new SessionVectorTables(db);
     this.learning = new LearningTables(db);
+    this.maintenance = new MaintenanceTables(db);
   }
 
   /**
@@ -120,6 +123,26 @@ public final class H2ControlStore implements ControlStore {
   @Override
   public int deleteExpiredSnapshots(Instant now) {
     return runs.deleteExpiredSnapshots(now);
+  }
+
+  @Override
+  public void saveRun(TargetRun run) {
+    maintenance.saveRun(run);
+  }
+
+  @Override
+  public List<TargetRun> lastRuns() {
+    return maintenance.lastRuns();
+  }
+
+  @Override
+  public long deleteDecisionsBefore(Instant before) {
+    return maintenance.deleteDecisionsBefore(before);
+  }
+
+  @Override
+  public long trimDecisionsTo(long maxBytes) {
+    return maintenance.trimDecisionsTo(maxBytes);
   }
 
   @Override

@@ -49,8 +49,9 @@ class TestControlSchemaMigration {
     H2ControlStore.open(dataDir).close();
     H2ControlStore.open(dataDir).close();
     try (Connection c = connect()) {
-      assertEquals(List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL"), column(c, HISTORY));
-      assertEquals(List.of("5"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(
+          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL"), column(c, HISTORY));
+      assertEquals(List.of("6"), column(c, "SELECT version FROM control_schema"));
     }
   }
 
@@ -134,8 +135,8 @@ class TestControlSchemaMigration {
           store.task(new TaskKey("acme", "alice", "task-1"), 10).orElseThrow().runIds());
     }
     try (Connection c = connect()) {
-      assertEquals(List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL"), column(c, HISTORY));
-      assertEquals(List.of("5"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "6 SQL"), column(c, HISTORY));
+      assertEquals(List.of("6"), column(c, "SELECT version FROM control_schema"));
     }
   }
 

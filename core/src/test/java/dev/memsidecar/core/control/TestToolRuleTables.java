@@ -505,7 +505,7 @@ class TestToolRuleTables {
       assertEquals(1, migrated.toolStats(ACME, "send_email").denials());
     }
     assertEquals(ControlSchema.VERSION, schemaVersion(url));
-    assertEquals(5, ControlSchema.VERSION);
+    assertEquals(6, ControlSchema.VERSION);
     // Opening again neither migrates again nor loses anything.
     try (H2ControlStore again = H2ControlStore.open(oldDir)) {
       assertEquals(Optional.of(result), again.endRun(alice, "run-1"));
