@@ -1,10 +1,10 @@
 package dev.memsidecar.sidecar;
 
+import dev.memsidecar.core.ConfigurationException;
 import dev.memsidecar.core.CoreModule;
 import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.sidecar.bench.BenchCommand;
-import dev.memsidecar.sidecar.config.ConfigException;
 import dev.memsidecar.sidecar.config.ConfigLoader;
 import dev.memsidecar.sidecar.config.SidecarConfig;
 import io.grpc.ServerBuilder;
@@ -203,7 +203,7 @@ public final class Main implements Callable<Integer> {
       if (unix != null) {
         unix.close();
       }
-      return cannotStart(err, e.getMessage(), e instanceof ConfigException ? 2 : 1);
+      return cannotStart(err, e.getMessage(), e instanceof ConfigurationException ? 2 : 1);
     } catch (RuntimeException | Error e) {
       LOG.log(System.Logger.Level.ERROR, "unexpected failure at start-up", e);
       return cannotStart(err, "unexpected " + e + " (stack trace logged)", 1);
