@@ -40,12 +40,12 @@ import java.util.Optional;
  *   <li><b>expire</b>: active records past their expire time (short-term memories no longer
  *       recalled) are deleted ({@code expired});
  *   <li><b>merge and supersede</b>: each active record, oldest first, is compared with the earlier
- *       active records that share its rarest words or a canonical token, by the write path's own
- *       rules ({@link Dedupe#match}): a near-duplicate is merged into the earlier record ({@link
- *       Dedupe#merge}: sources, tags and confidence) and marked superseded by it ({@code merged});
- *       a new value for an earlier record's subject supersedes that record ({@code superseded}).
- *       Nothing is lost: the merged record is written before the duplicate is marked, the successor
- *       before the old record, and superseded records are kept, linked both ways;
+ *       active records that share two of its rarest words or a canonical token, by the write path's
+ *       own rules ({@link Dedupe#match}): a near-duplicate is merged into the earlier record
+ *       ({@link Dedupe#merge}: sources, tags and confidence) and marked superseded by it ({@code
+ *       merged}); a new value for an earlier record's subject supersedes that record ({@code
+ *       superseded}). Nothing is lost: the merged record is written before the duplicate is marked,
+ *       the successor before the old record, and superseded records are kept, linked both ways;
  *   <li><b>re-score</b>: each active record is scored again ({@link RecordRescore}) and one that
  *       falls below {@code cleanupThreshold} is dropped: marked forgotten, no longer recalled, with
  *       the reason in its metadata ({@value #DROPPED}) ({@code dropped});
@@ -238,11 +238,29 @@ public final class LangMemTarget implements MaintenanceTarget {
     }
 
     void run() {
+      long t0 = System.nanoTime();
       load();
+      long t1 = System.nanoTime();
       expire();
       dedupe();
+      long t2 = System.nanoTime();
       drop();
       retain();
+      long t3 = System.nanoTime();
+      if (t3 - t0 > 1_000_000_000L) {
+        LOG.log(
+            System.Logger.Level.INFO,
+            () ->
+                String.format(
+                    Locale.ROOT,
+                    "maintenance: namespace %s, %,d records: read %d ms, merge %d ms, re-score"
+                        + " and retention %d ms",
+                    ns,
+                    entries.size(),
+                    (t1 - t0) / 1_000_000,
+                    (t2 - t1) / 1_000_000,
+                    (t3 - t2) / 1_000_000));
+      }
     }
 
     private void load() {
@@ -333,8 +351,10 @@ public final class LangMemTarget implements MaintenanceTarget {
     }
 
     /**
-     * The earlier active records that share the most of {@code i}'s rarest keys (canonical tokens
-     * first), most shared first, then nearest in time.
+     * The earlier active records that share at least two of {@code i}'s rarest keys (a canonical
+     * token counts twice; one when it has only one), most shared first, then nearest in time. Two
+     * texts the write path's rules relate share a subject of two words or a canonical token, so
+     * this keeps the comparisons, the costly part, to the records that may relate.
      */
     private List<Integer> neighbours(int i, String[] k, Map<String, List<Integer>> postings) {
       List<String> chosen = new ArrayList<>(BLOCKING_TERMS);
@@ -361,17 +381,21 @@ public final class LangMemTarget implements MaintenanceTarget {
       }
       Map<Integer, Integer> shared = new HashMap<>();
       for (String term : chosen) {
+        // A shared canonical token is as strong as two shared words.
+        int weight = term.charAt(0) == '\u0000' ? 2 : 1;
         List<Integer> list = postings.get(term);
         int at = java.util.Collections.binarySearch(list, i);
         int scanned = 0;
         for (int p = (at < 0 ? -at - 1 : at) - 1; p >= 0 && scanned < MAX_SCAN; p--) {
           int j = list.get(p);
           if (entries.get(j).active()) {
-            shared.merge(j, 1, Integer::sum);
+            shared.merge(j, weight, Integer::sum);
             scanned++;
           }
         }
       }
+      int least = Math.min(2, chosen.size());
+      shared.values().removeIf(n -> n < least);
       return shared.entrySet().stream()
           .sorted(
               Map.Entry.<Integer, Integer>comparingByValue()

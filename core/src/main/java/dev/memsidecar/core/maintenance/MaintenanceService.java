@@ -76,7 +76,7 @@ public final class MaintenanceService implements AutoCloseable {
   private final Condition wake = scheduleLock.newCondition();
   private volatile boolean closed;
   private volatile Instant nextRun;
-  private Thread scheduler;
+  private volatile Thread scheduler;
 
   /**
    * @param targets every registered target
@@ -222,7 +222,10 @@ public final class MaintenanceService implements AutoCloseable {
     return new Status(scheduler != null, config.schedule().toString(), List.copyOf(out));
   }
 
-  /** Stops the schedule, asks running targets to stop and waits a few seconds for them. */
+  /**
+   * Stops the schedule, asks running targets to stop (they see it at their next {@link
+   * MaintenancePass#checkStopped}) and waits a few seconds for them.
+   */
   @Override
   public void close() {
     closed = true;
@@ -232,7 +235,9 @@ public final class MaintenanceService implements AutoCloseable {
     } finally {
       scheduleLock.unlock();
     }
-    workers.shutdownNow();
+    // No interrupt: a target stops at its next checkStopped(), between two pieces of work, so no
+    // store call is cut short (an interrupt can close a file channel under a store).
+    workers.shutdown();
     try {
       if (!workers.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
         LOG.log(Level.WARNING, "maintenance: a target did not stop within " + STOP_WAIT);

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The dependency arrows {@code sidecar -> core -> api <- providers} (and {@code core, providers ->
  * language, jdbc}, the libraries of {@code providers/lib}; inside core {@code control -> run,
- * toolrules, sessions, learning}), checked on the main classes of every module (tests excluded).
- * The enforcer rules of the parent pom check the same arrows on the Maven dependencies; these check
- * what the code actually references. Each rule also fails when no class of the package it guards
- * was imported, so a moved package cannot pass unnoticed.
+ * toolrules, sessions, learning, maintenance}), checked on the main classes of every module (tests
+ * excluded). The enforcer rules of the parent pom check the same arrows on the Maven dependencies;
+ * these check what the code actually references. Each rule also fails when no class of the package
+ * it guards was imported, so a moved package cannot pass unnoticed.
  */
 class TestArchitecture {
   private static JavaClasses classes;
@@ -252,15 +252,17 @@ class TestArchitecture {
 
   @Test
   void runsAndToolRulesDoNotSeeTheControlStoreThatKeepsThem() {
-    // control/ implements RunStore, ToolRuleStore, SessionStore and LearningStore: the arrow points
-    // control -> run, toolrules, sessions, learning.
+    // control/ implements RunStore, ToolRuleStore, SessionStore, LearningStore and
+    // MaintenanceStore: the arrow points control -> run, toolrules, sessions, learning,
+    // maintenance.
     noClasses()
         .that()
         .resideInAnyPackage(
             "dev.memsidecar.core.run..",
             "dev.memsidecar.core.toolrules..",
             "dev.memsidecar.core.sessions..",
-            "dev.memsidecar.core.learning..")
+            "dev.memsidecar.core.learning..",
+            "dev.memsidecar.core.maintenance..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.memsidecar.core.control..")
