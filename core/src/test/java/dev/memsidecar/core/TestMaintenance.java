@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.api.Capability;
 import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.api.MemoryFile;
 import dev.memsidecar.api.MemoryKind;
+import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.MemoryStore;
@@ -282,6 +284,77 @@ class TestMaintenance {
     assertEquals(
         "# Notes\n- Alice likes tea\n\n- Bob\n",
         e.files().read(ACME, path, RequestOptions.DEFAULT).file().content());
+  }
+
+  @Test
+  void deepagentsLeavesAFileEditedMeanwhileAloneAndCountsIt() {
+    // A store whose memory file someone edits right after the target read it.
+    InMemoryProvider inner = new InMemoryProvider();
+    MemoryProvider editing =
+        new MemoryProvider() {
+          @Override
+          public String name() {
+            return inner.name();
+          }
+
+          @Override
+          public Set<Capability> capabilities() {
+            return inner.capabilities();
+          }
+
+          @Override
+          public MemoryStore open(ProviderContext context) {
+            MemoryStore store = inner.open(context);
+            return new MemoryStore() {
+              @Override
+              public List<Namespace> namespaces() {
+                return store.namespaces();
+              }
+
+              @Override
+              public MemoryFile readFile(Namespace namespace) {
+                MemoryFile read = store.readFile(namespace);
+                store.writeFile(namespace, read.content() + "- edited meanwhile\n", null);
+                return read;
+              }
+
+              @Override
+              public MemoryFile writeFile(Namespace namespace, String content, String etag) {
+                return store.writeFile(namespace, content, etag);
+              }
+
+              @Override
+              public void close() {
+                store.close();
+              }
+            };
+          }
+        };
+    MemoryEngine e =
+        Engines.open(
+            data,
+            Flags.ALL_ON,
+            List.of(Engines.profile("workspace", ScopeKind.WORKSPACE)),
+            clock,
+            Engines.providers(editing),
+            null,
+            ScriptedExtractor.provider(),
+            RunConfig.DEFAULT,
+            Maintenance.DEFAULT);
+    open.add(e);
+    MemoryStore raw =
+        inner.open(
+            new ProviderContext(
+                "workspace",
+                data.resolve("profiles").resolve("workspace"),
+                Map.of(),
+                new HashEmbedder()));
+    raw.writeFile(NS, "- a\n- a\n", null);
+
+    Map<String, Long> c = counts(e, "deepagents");
+    assertEquals(1, c.get("files_changed_meanwhile"), c.toString());
+    assertEquals(0, c.get("files_compacted"), c.toString());
+    assertEquals("- a\n- a\n- edited meanwhile\n", raw.readFile(NS).content(), "left alone");
   }
 
   private static void remember(MemoryEngine e, String content, String requestId) {
