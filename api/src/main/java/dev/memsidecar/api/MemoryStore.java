@@ -13,8 +13,12 @@ import java.util.Optional;
  *   <li>{@link Capability#FILES}: {@link #readFile}, {@link #writeFile}.
  * </ul>
  *
- * Every method of a capability the provider does not declare fails with UNIMPLEMENTED (the defaults
- * here do exactly that), so a provider implements only what it declares.
+ * And one call of neither: {@link #namespaces}, which the engine's maintenance uses to visit every
+ * namespace a store holds; a store that cannot list them keeps its default (UNIMPLEMENTED) and is
+ * left out of maintenance.
+ *
+ * <p>Every method of a capability the provider does not declare fails with UNIMPLEMENTED (the
+ * defaults here do exactly that), so a provider implements only what it declares.
  *
  * <h2>Namespaces</h2>
  *
@@ -72,6 +76,21 @@ public interface MemoryStore extends AutoCloseable {
   /** Removes the record for good. Returns whether it existed. Durable when it returns. */
   default boolean delete(Namespace namespace, String id) {
     throw MemoryException.unsupported(this, Capability.RECORDS);
+  }
+
+  /**
+   * Every namespace in which this store holds a record (of any status) or a memory file, each once,
+   * in no particular order. The engine's background maintenance calls it, rarely (once per pass),
+   * to visit each namespace with {@link #list} or {@link #readFile}; it is never on a request's
+   * path, so a scan of the store is fine. A namespace whose last record was deleted may still be
+   * listed for a while, and one written concurrently may be missed until the next call.
+   *
+   * <p>Optional: the default fails with UNIMPLEMENTED, and the engine's maintenance then leaves the
+   * store's profile alone (and says so in its counts).
+   */
+  default List<Namespace> namespaces() {
+    throw MemoryException.unsupported(
+        getClass().getName() + " cannot list its namespaces, so maintenance leaves it alone");
   }
 
   /** The namespace's memory file. A file never written reads as {@link MemoryFile#absent()}. */

@@ -8,6 +8,7 @@ import com.google.inject.Guice;
 import com.google.inject.Provides;
 import com.google.inject.ProvisionException;
 import com.google.inject.Singleton;
+import com.google.inject.multibindings.Multibinder;
 import com.google.inject.spi.Message;
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.ExtractorProvider;
@@ -19,12 +20,18 @@ import dev.memsidecar.core.curated.CuratedMemory;
 import dev.memsidecar.core.curated.WorkspaceFiles;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.learning.LearningService;
+import dev.memsidecar.core.maintenance.DeepAgentsTarget;
+import dev.memsidecar.core.maintenance.HousekeepingTarget;
+import dev.memsidecar.core.maintenance.LangMemTarget;
+import dev.memsidecar.core.maintenance.MaintenanceService;
+import dev.memsidecar.core.maintenance.MaintenanceTarget;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.sessions.SessionService;
 import dev.memsidecar.core.skills.ModelSynthesizer;
 import dev.memsidecar.core.skills.SkillMiner;
 import dev.memsidecar.core.skills.SkillService;
+import dev.memsidecar.core.skills.SkillsTarget;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.language.TextRules;
 import java.time.Clock;
@@ -73,6 +80,42 @@ public final class CoreModule extends AbstractModule {
     bind(WriteGate.class).toInstance(new WriteGate(config.gateThreshold()));
     bind(TextRules.class).toInstance(TextRules.standard());
     bind(MemoryEngine.class).in(Singleton.class);
+    // The maintenance targets: one line each. A target is a MaintenanceTarget; its name is then
+    // valid in memory.maintenance.targets and AdminService.RunMaintenance.
+    Multibinder<MaintenanceTarget> targets =
+        Multibinder.newSetBinder(binder(), MaintenanceTarget.class);
+    targets.addBinding().to(LangMemTarget.class);
+    targets.addBinding().to(DeepAgentsTarget.class);
+    targets.addBinding().to(HousekeepingTarget.class);
+    targets.addBinding().to(SkillsTarget.class);
+  }
+
+  @Provides
+  @Singleton
+  LangMemTarget langMemTarget(ProfileCatalog profiles, MemoryWriter writer, TextRules text) {
+    return new LangMemTarget(profiles, writer, config.maintenance().records(), text);
+  }
+
+  @Provides
+  @Singleton
+  DeepAgentsTarget deepAgentsTarget(ProfileCatalog profiles) {
+    return new DeepAgentsTarget(profiles);
+  }
+
+  @Provides
+  @Singleton
+  HousekeepingTarget housekeepingTarget(ControlStore control) {
+    return new HousekeepingTarget(control, config.maintenance().housekeeping());
+  }
+
+  @Provides
+  @Singleton
+  MaintenanceService maintenance(
+      Set<MaintenanceTarget> targets, ControlStore control, EventBus events, Clock clock) {
+    MaintenanceService service =
+        new MaintenanceService(targets, config.maintenance(), control, events, clock);
+    service.start();
+    return service;
   }
 
   @Provides

@@ -16,6 +16,7 @@ import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.learning.LearningService;
+import dev.memsidecar.core.maintenance.MaintenanceService;
 import dev.memsidecar.core.run.BeginRunInput;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
@@ -62,6 +63,7 @@ public final class MemoryEngine implements AutoCloseable {
   private final ToolRuleService toolRules;
   private final LearningService learning;
   private final SkillService skills;
+  private final MaintenanceService maintenance;
 
   @Inject
   public MemoryEngine(
@@ -78,7 +80,8 @@ public final class MemoryEngine implements AutoCloseable {
       RunService runs,
       ToolRuleService toolRules,
       LearningService learning,
-      SkillService skills) {
+      SkillService skills,
+      MaintenanceService maintenance) {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.providers = requireNonNull(providers, "providers is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
@@ -93,6 +96,7 @@ public final class MemoryEngine implements AutoCloseable {
     this.toolRules = requireNonNull(toolRules, "toolRules is null");
     this.learning = requireNonNull(learning, "learning is null");
     this.skills = requireNonNull(skills, "skills is null");
+    this.maintenance = requireNonNull(maintenance, "maintenance is null");
   }
 
   /**
@@ -326,6 +330,11 @@ public final class MemoryEngine implements AutoCloseable {
     return skills;
   }
 
+  /** Background maintenance: its targets, schedule and last runs; RunMaintenance. */
+  public MaintenanceService maintenance() {
+    return maintenance;
+  }
+
   /** The runtime events of this engine, for watchers. */
   public EventBus events() {
     return runs.events();
@@ -374,10 +383,14 @@ public final class MemoryEngine implements AutoCloseable {
         runs.sessions().vectorsPending());
   }
 
-  /** Ends every watch, closes every store and the control store, then the plugins' loaders. */
+  /**
+   * Stops maintenance, ends every watch, closes every store and the control store, then the
+   * plugins' loaders.
+   */
   @Override
   public void close() {
     try {
+      maintenance.close();
       runs.events().close();
       runs.sessions().close();
       profiles.close();

@@ -323,6 +323,20 @@ public final class MemoryWriter {
         false);
   }
 
+  /**
+   * Runs {@code work} holding the lock under which writes to {@code namespace} are decided and
+   * written, so that it sees no write of this writer half done and none starts before it ends.
+   * Background maintenance changes records this way; {@code work} should be short (a few store
+   * calls), as every write to the namespace waits for it.
+   */
+  public <T> T underNamespaceLock(Namespace namespace, java.util.function.Supplier<T> work) {
+    requireNonNull(namespace, "namespace is null");
+    requireNonNull(work, "work is null");
+    synchronized (lock(namespace)) {
+      return work.get();
+    }
+  }
+
   private Object lock(Namespace namespace) {
     return namespaceLocks[Math.floorMod(namespace.hashCode(), namespaceLocks.length)];
   }

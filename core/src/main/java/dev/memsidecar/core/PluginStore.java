@@ -58,6 +58,11 @@ final class PluginStore implements MemoryStore {
   }
 
   @Override
+  public List<Namespace> namespaces() {
+    return Plugins.withContextLoader(loader, store::namespaces);
+  }
+
+  @Override
   public MemoryFile readFile(Namespace namespace) {
     return Plugins.withContextLoader(loader, () -> store.readFile(namespace));
   }

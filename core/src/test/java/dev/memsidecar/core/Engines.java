@@ -5,6 +5,7 @@ import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.conformance.InMemoryProvider;
 import dev.memsidecar.core.config.Flags;
+import dev.memsidecar.core.config.Maintenance;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
@@ -15,12 +16,17 @@ import dev.memsidecar.core.curated.CuratedMemory;
 import dev.memsidecar.core.curated.WorkspaceFiles;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.learning.LearningService;
+import dev.memsidecar.core.maintenance.DeepAgentsTarget;
+import dev.memsidecar.core.maintenance.HousekeepingTarget;
+import dev.memsidecar.core.maintenance.LangMemTarget;
+import dev.memsidecar.core.maintenance.MaintenanceService;
 import dev.memsidecar.core.run.Extractors;
 import dev.memsidecar.core.run.RunService;
 import dev.memsidecar.core.sessions.SessionService;
 import dev.memsidecar.core.skills.OfflineSynthesizer;
 import dev.memsidecar.core.skills.SkillMiner;
 import dev.memsidecar.core.skills.SkillService;
+import dev.memsidecar.core.skills.SkillsTarget;
 import dev.memsidecar.core.toolrules.ToolRuleService;
 import dev.memsidecar.language.TextRules;
 import dev.memsidecar.toolkit.HashEmbedder;
@@ -97,6 +103,24 @@ final class Engines {
       String filesProvider,
       NamedServices<ExtractorProvider> extractors,
       RunConfig runs) {
+    return open(
+        data, flags, specs, clock, providers, filesProvider, extractors, runs, Maintenance.DEFAULT);
+  }
+
+  /**
+   * @param maintenance the maintenance targets' settings; the schedule is never started here (tests
+   *     call {@code engine.maintenance().runNow})
+   */
+  static MemoryEngine open(
+      Path data,
+      Flags flags,
+      List<ProfileSpec> specs,
+      Clock clock,
+      NamedServices<MemoryProvider> providers,
+      String filesProvider,
+      NamedServices<ExtractorProvider> extractors,
+      RunConfig runs,
+      Maintenance maintenance) {
     Embedder embedder = new RecentEmbeddings(new HashEmbedder());
     ProfileCatalog catalog = new ProfileCatalog(specs, providers, embedder, data, filesProvider);
     NamespaceResolver namespaces = new NamespaceResolver();
@@ -148,7 +172,17 @@ final class Engines {
         runService,
         toolRules,
         new LearningService(control, events, clock, miner),
-        skills);
+        skills,
+        new MaintenanceService(
+            List.of(
+                new LangMemTarget(catalog, writer, maintenance.records(), TextRules.standard()),
+                new DeepAgentsTarget(catalog),
+                new HousekeepingTarget(control, maintenance.housekeeping()),
+                new SkillsTarget(miner)),
+            maintenance,
+            control,
+            events,
+            clock));
   }
 
   /** A clock that reads {@code now}. */

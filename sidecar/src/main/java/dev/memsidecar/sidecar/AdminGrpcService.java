@@ -10,6 +10,8 @@ import dev.memsidecar.core.ScopeTransfer;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.events.Watch;
+import dev.memsidecar.core.maintenance.MaintenanceService;
+import dev.memsidecar.core.maintenance.TargetRun;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.ExportScopeRequest;
@@ -21,8 +23,13 @@ import dev.memsidecar.proto.v1.ImportScopeRequest;
 import dev.memsidecar.proto.v1.ImportScopeResponse;
 import dev.memsidecar.proto.v1.ListWriteDecisionsRequest;
 import dev.memsidecar.proto.v1.ListWriteDecisionsResponse;
+import dev.memsidecar.proto.v1.MaintenanceResult;
+import dev.memsidecar.proto.v1.MaintenanceStatus;
+import dev.memsidecar.proto.v1.MaintenanceTargetStatus;
 import dev.memsidecar.proto.v1.ProfileStatus;
 import dev.memsidecar.proto.v1.ProviderInfo;
+import dev.memsidecar.proto.v1.RunMaintenanceRequest;
+import dev.memsidecar.proto.v1.RunMaintenanceResponse;
 import dev.memsidecar.proto.v1.WatchEventsRequest;
 import dev.memsidecar.proto.v1.WatchEventsResponse;
 import dev.memsidecar.proto.v1.WriteDecisionEntry;
@@ -36,8 +43,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * memsidecar.v1.AdminService: GetStatus, WatchEvents, ListWriteDecisions, ExportScope and
- * ImportScope.
+ * memsidecar.v1.AdminService: GetStatus, WatchEvents, ListWriteDecisions, RunMaintenance,
+ * ExportScope and ImportScope.
  *
  * <p>WatchEvents streams what an {@link EventBus} {@link Watch} buffers, with gRPC flow control:
  * events are sent while the call is ready; when it is not, the watch's bounded buffer holds the
@@ -176,6 +183,44 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
   }
 
   @Override
+  public void runMaintenance(
+      RunMaintenanceRequest req, StreamObserver<RunMaintenanceResponse> out) {
+    RunMaintenanceResponse.Builder res = RunMaintenanceResponse.newBuilder();
+    for (TargetRun run : engine.maintenance().runNow(req.getTargetsList())) {
+      res.addResults(result(run));
+    }
+    out.onNext(res.build());
+    out.onCompleted();
+  }
+
+  static MaintenanceResult result(TargetRun run) {
+    return MaintenanceResult.newBuilder()
+        .setName(run.target())
+        .setOk(run.ok())
+        .putAllCounts(run.counts())
+        .setError(run.error())
+        .setStartTime(ProtoMapping.timestamp(run.startTime()))
+        .setEndTime(ProtoMapping.timestamp(run.endTime()))
+        .setTrigger(run.trigger())
+        .build();
+  }
+
+  static MaintenanceStatus maintenanceStatus(MaintenanceService.Status status) {
+    MaintenanceStatus.Builder out =
+        MaintenanceStatus.newBuilder().setEnabled(status.enabled()).setSchedule(status.schedule());
+    for (MaintenanceService.TargetStatus t : status.targets()) {
+      MaintenanceTargetStatus.Builder target =
+          MaintenanceTargetStatus.newBuilder().setName(t.name()).setScheduled(t.scheduled());
+      t.last().ifPresent(run -> target.setLastRun(result(run)));
+      if (t.nextRun() != null) {
+        target.setNextRunTime(ProtoMapping.timestamp(t.nextRun()));
+      }
+      out.addTargets(target);
+    }
+    return out.build();
+  }
+
+  @Override
   public void getStatus(GetStatusRequest req, StreamObserver<GetStatusResponse> out) {
     EngineStatus status = engine.status();
     GetStatusResponse.Builder res =
@@ -185,6 +230,7 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
             .setEmbedderDimensions(status.embedderDimensions())
             .setSessionVectorsPending(status.sessionVectorsPending())
             .setExtractor(status.extractor())
+            .setMaintenance(maintenanceStatus(engine.maintenance().status()))
             .addAllPlugins(status.plugins())
             .setFlags(
                 Flags.newBuilder()

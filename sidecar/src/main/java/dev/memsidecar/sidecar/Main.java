@@ -1,5 +1,6 @@
 package dev.memsidecar.sidecar;
 
+import dev.memsidecar.core.ConfigurationException;
 import dev.memsidecar.core.CoreModule;
 import dev.memsidecar.core.EngineStatus;
 import dev.memsidecar.core.MemoryEngine;
@@ -7,7 +8,6 @@ import dev.memsidecar.core.StartupException;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.sidecar.bench.BenchCommand;
 import dev.memsidecar.sidecar.cli.ClientCommands;
-import dev.memsidecar.sidecar.config.ConfigException;
 import dev.memsidecar.sidecar.config.ConfigLoader;
 import dev.memsidecar.sidecar.config.SidecarConfig;
 import io.grpc.ServerBuilder;
@@ -252,7 +252,7 @@ public final class Main implements Callable<Integer> {
       if (http != null) {
         http.close();
       }
-      return cannotStart(err, e.getMessage(), e instanceof ConfigException ? 2 : 1);
+      return cannotStart(err, e.getMessage(), e instanceof ConfigurationException ? 2 : 1);
     } catch (RuntimeException | Error e) {
       LOG.log(System.Logger.Level.ERROR, "unexpected failure at start-up", e);
       return cannotStart(err, "unexpected " + e + " (stack trace logged)", 1);

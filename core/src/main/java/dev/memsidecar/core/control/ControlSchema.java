@@ -11,12 +11,13 @@ import java.util.List;
  * db/migration/control/<dialect>/V<n>__*.sql} (resources of this module), the history in {@code
  * control_schema_history}. Versions: 1 (issue 7) has the run and audit tables; 2 (issue 8) adds the
  * tool tables; 3 (issue 17) adds the session tables; 4 indexes a message's context (the message
- * before it) too; 5 (issue 18) adds run receipts, tasks and skill effects; 7 (issue 18) adds skill
- * candidates, their evidence and approvals, and published skill versions (6 is the maintenance
- * daemon's). Releases before Flyway kept the version in {@code control_schema} (one row); such a
- * database is taken over at that version and migrated, and the table keeps the current version so
- * those releases refuse a newer database. Opening creates or migrates the tables; a database of a
- * later release is refused rather than misread ({@link dev.memsidecar.jdbc.Database#open}).
+ * before it) too; 5 (issue 18) adds run receipts, tasks and skill effects; 6 (issue 18) adds the
+ * maintenance runs and an index of the audit by time; 7 (issue 18) adds skill candidates, their
+ * evidence and approvals, and published skill versions. Releases before Flyway kept the version in
+ * {@code control_schema} (one row); such a database is taken over at that version and migrated, and
+ * the table keeps the current version so those releases refuse a newer database. Opening creates or
+ * migrates the tables; a database of a later release is refused rather than misread ({@link
+ * dev.memsidecar.jdbc.Database#open}).
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
  * #nanos}); the values themselves are JSON text ({@link ControlJson}), which keeps their instants
@@ -94,6 +95,10 @@ import java.util.List;
  *       workspace_id, skill, version}): {@code accepted_tasks} and {@code abandoned_tasks}, the
  *       tasks using it in those states, counted again whenever one of them gets a verdict (or, once
  *       decided, a run naming a new skill version); {@code updated_at}.
+ *   <li>{@code maintenance_runs} (version 6): the last run of each maintenance target, primary key
+ *       {@code target}: {@code ok}, {@code started_at}, {@code ended_at}, {@code run_json} (the
+ *       whole run, counts included). Version 6 also indexes {@code write_decisions} by {@code
+ *       decided_at}, for pruning the audit by age.
  *   <li>{@code skill_candidates} (version 7): one per candidate, primary key ({@code workspace_id,
  *       candidate_id}): {@code name}, {@code status} (the enum name), {@code created_at}, {@code
  *       updated_at}, {@code candidate_json} (the rest of it). Indexed by ({@code workspace_id,
@@ -146,6 +151,7 @@ final class ControlSchema {
   static final String SKILL_EVIDENCE = "skill_candidate_evidence";
   static final String APPROVALS = "approvals";
   static final String SKILL_VERSIONS = "skill_versions";
+  static final String MAINTENANCE_RUNS = "maintenance_runs";
 
   /** The longest last error message a tool's stats keep; a longer one is cut. */
   static final int MAX_ERROR_MESSAGE = 1024;

@@ -1,6 +1,7 @@
 package dev.memsidecar.core.control;
 
 import dev.memsidecar.core.learning.LearningStore;
+import dev.memsidecar.core.maintenance.MaintenanceStore;
 import dev.memsidecar.core.run.RunStore;
 import dev.memsidecar.core.sessions.SessionStore;
 import dev.memsidecar.core.skills.SkillStore;
@@ -12,15 +13,16 @@ import dev.memsidecar.core.toolrules.ToolRuleStore;
  * the audit of write decisions) and what tool rules keep ({@link ToolRuleStore}: rules, stats, the
  * audit of enforcement), what sessions keep ({@link SessionStore}), what learning keeps ({@link
  * LearningStore}: run receipts, tasks, skill effects) and what skill learning keeps ({@link
- * SkillStore}: candidates, their evidence and approvals, published skills). The packages that use
- * it declare those interfaces and see this package not at all, so the arrow points one way: {@code
- * control -> run, toolrules, sessions, learning, skills}. Embedded H2 under the data directory by
- * default, over the JDBC base ({@code dev.memsidecar.jdbc}) with its dialect seam so PostgreSQL can
- * follow. Every write is durable when its method returns ({@code kill -9} loses nothing
- * acknowledged). Thread-safe.
+ * SkillStore}: candidates, their evidence and approvals, published skills) and what maintenance
+ * keeps ({@link MaintenanceStore}: each target's last run; it also prunes the audit). The packages
+ * that use it declare those interfaces and see this package not at all, so the arrow points one
+ * way: {@code control -> run, toolrules, sessions, learning, skills, maintenance}. Embedded H2
+ * under the data directory by default, over the JDBC base ({@code dev.memsidecar.jdbc}) with its
+ * dialect seam so PostgreSQL can follow. Every write is durable when its method returns ({@code
+ * kill -9} loses nothing acknowledged). Thread-safe.
  */
 public interface ControlStore
-    extends RunStore, ToolRuleStore, SessionStore, LearningStore, SkillStore {
+    extends RunStore, ToolRuleStore, SessionStore, LearningStore, SkillStore, MaintenanceStore {
 
   /** Closes the database; its file stays. Idempotent. */
   @Override

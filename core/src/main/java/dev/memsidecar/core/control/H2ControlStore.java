@@ -11,6 +11,7 @@ import dev.memsidecar.core.learning.SkillVersion;
 import dev.memsidecar.core.learning.Task;
 import dev.memsidecar.core.learning.TaskKey;
 import dev.memsidecar.core.learning.TaskState;
+import dev.memsidecar.core.maintenance.TargetRun;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
 import dev.memsidecar.core.run.EndRunResult;
@@ -45,7 +46,8 @@ import java.util.Set;
  * results; first writer wins), {@link DecisionTables} (the audit, in commit order), {@link
  * ToolRuleTables} (one row per rule) and {@link ToolStatsTables} (stats, failures, denials), {@link
  * SessionTables} (sessions, messages, their search index), {@link LearningTables} (run receipts,
- * tasks, skill effects), {@link SkillTables} (skill candidates, evidence, approvals, versions).
+ * tasks, skill effects), {@link SkillTables} (skill candidates, evidence, approvals, versions),
+ * {@link MaintenanceTables} (maintenance runs, pruning of the audit).
  *
  * <p>Every write is committed before its method returns, with H2's {@code WRITE_DELAY=0}: a {@code
  * kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter second:
@@ -68,6 +70,7 @@ public final class H2ControlStore implements ControlStore {
   private final SessionVectorTables vectorTables;
   private final LearningTables learning;
   private final SkillTables skills;
+  private final MaintenanceTables maintenance;
 
   private H2ControlStore(ControlDatabase db) {
     this.db = db;
@@ -79,6 +82,7 @@ public final class H2ControlStore implements ControlStore {
     this.vectorTables = new SessionVectorTables(db);
     this.learning = new LearningTables(db);
     this.skills = new SkillTables(db);
+    this.maintenance = new MaintenanceTables(db);
   }
 
   /**
@@ -128,6 +132,26 @@ public final class H2ControlStore implements ControlStore {
   @Override
   public int deleteExpiredSnapshots(Instant now) {
     return runs.deleteExpiredSnapshots(now);
+  }
+
+  @Override
+  public void saveRun(TargetRun run) {
+    maintenance.saveRun(run);
+  }
+
+  @Override
+  public List<TargetRun> lastRuns() {
+    return maintenance.lastRuns();
+  }
+
+  @Override
+  public long deleteDecisionsBefore(Instant before) {
+    return maintenance.deleteDecisionsBefore(before);
+  }
+
+  @Override
+  public long trimDecisionsTo(long maxBytes) {
+    return maintenance.trimDecisionsTo(maxBytes);
   }
 
   @Override

@@ -22,7 +22,9 @@ import java.util.function.Consumer;
  * each other id it gave (user, agent, session) the event carries the same id (a watcher that gave a
  * user id does not see the events of other users, nor workspace-wide events that carry no user id),
  * and when its types are empty or one of them is the event's type or, ending in {@code .}, a prefix
- * of it ({@code memory.} matches {@code memory.stored}).
+ * of it ({@code memory.} matches {@code memory.stored}). Events of the sidecar itself ({@link
+ * RuntimeEvent#sidecarWide}, e.g. {@code maintenance.completed}) reach every watcher that wants
+ * their type, whatever its scope.
  *
  * <p><b>Slow watchers.</b> {@link #publish} never waits for a watcher: each watch has a bounded
  * buffer ({@link #DEFAULT_BUFFER} events unless configured) and an event that finds it full is

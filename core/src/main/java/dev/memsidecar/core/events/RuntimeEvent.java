@@ -20,6 +20,10 @@ import java.util.Map;
  *     gave a user, agent or session id sees only events that carry the same id, see {@link
  *     EventBus}); an event without a workspace id reaches no watcher
  * @param attributes details, e.g. {@code memory_id}, {@code reason}
+ *     <p>An event of the sidecar itself rather than of a call ({@code maintenance.completed},
+ *     {@code maintenance.failed}) is {@link #sidecarWide}: its scope is {@link #SIDECAR}, and it
+ *     reaches every watcher that wants its type, whatever the watcher's scope. Such events carry
+ *     counts and names of things, never content or record ids.
  */
 public record RuntimeEvent(
     String type,
@@ -28,6 +32,9 @@ public record RuntimeEvent(
     String namespace,
     Scope scope,
     Map<String, String> attributes) {
+  /** The scope of a {@link #sidecarWide} event: no client scope has this workspace id. */
+  public static final Scope SIDECAR = Scope.workspace("*");
+
   public RuntimeEvent {
     requireNonNull(type, "type is null");
     requireNonNull(time, "time is null");
@@ -35,5 +42,16 @@ public record RuntimeEvent(
     namespace = namespace == null ? "" : namespace;
     requireNonNull(scope, "scope is null");
     attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
+  }
+
+  /** An event of the sidecar itself, seen by every watcher that wants its type. */
+  public static RuntimeEvent sidecarWide(
+      String type, Instant time, Map<String, String> attributes) {
+    return new RuntimeEvent(type, time, "", "", SIDECAR, attributes);
+  }
+
+  /** Whether this event is {@link #sidecarWide}. */
+  public boolean isSidecarWide() {
+    return scope.equals(SIDECAR);
   }
 }

@@ -132,6 +132,9 @@ public final class Watch implements AutoCloseable {
 
   /** True when this watcher wants {@code event}: same scope (see {@link EventBus}), wanted type. */
   boolean matches(RuntimeEvent event) {
+    if (event.isSidecarWide()) {
+      return wantsType(event.type());
+    }
     Scope s = event.scope();
     return scope.workspaceId().equals(s.workspaceId())
         && (scope.userId().isEmpty() || scope.userId().equals(s.userId()))

@@ -52,7 +52,8 @@ class TestControlSchemaMigration {
     H2ControlStore.open(dataDir).close();
     try (Connection c = connect()) {
       assertEquals(
-          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "7 SQL"), column(c, HISTORY));
+          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL"),
+          column(c, HISTORY));
       assertEquals(List.of("7"), column(c, "SELECT version FROM control_schema"));
     }
   }
@@ -150,7 +151,8 @@ class TestControlSchemaMigration {
           store.task(new TaskKey("acme", "alice", "task-1"), 10).orElseThrow().runIds());
     }
     try (Connection c = connect()) {
-      assertEquals(List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "7 SQL"), column(c, HISTORY));
+      assertEquals(
+          List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL"), column(c, HISTORY));
       assertEquals(List.of("7"), column(c, "SELECT version FROM control_schema"));
     }
   }

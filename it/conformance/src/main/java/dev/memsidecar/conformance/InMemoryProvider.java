@@ -266,6 +266,24 @@ public final class InMemoryProvider implements MemoryProvider {
       return NAME + " store of profile '" + profileId + "' on " + directory;
     }
 
+    @Override
+    public List<Namespace> namespaces() {
+      if (closed) {
+        throw MemoryException.failedPrecondition(this + " is closed");
+      }
+      synchronized (disk) {
+        java.util.Set<Namespace> all = new java.util.LinkedHashSet<>();
+        disk.shelves.forEach(
+            (ns, shelf) -> {
+              if (!shelf.records.isEmpty()) {
+                all.add(ns);
+              }
+            });
+        all.addAll(disk.files.keySet());
+        return List.copyOf(all);
+      }
+    }
+
     private void check(Capability capability) {
       if (!capabilities.contains(capability)) {
         throw MemoryException.unsupported(this, capability);

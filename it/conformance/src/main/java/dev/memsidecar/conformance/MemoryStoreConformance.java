@@ -1175,6 +1175,41 @@ public abstract class MemoryStoreConformance {
   }
 
   @Test
+  public void namespacesListsEveryNamespaceHoldingSomething() {
+    boolean records = provider.capabilities().contains(Capability.RECORDS);
+    boolean files = provider.capabilities().contains(Capability.FILES);
+    Namespace withRecords = gen.namespace();
+    Namespace withFile = Namespace.of(withRecords.value() + ":f");
+    Namespace untouched = Namespace.of(withRecords.value() + ":none");
+    Instant t = gen.instant();
+    List<Namespace> expected = new ArrayList<>();
+    if (records) {
+      store.put(gen.record(withRecords, gen.id(), "listed " + gen.word(), t).build());
+      store.put(
+          gen.record(withRecords, gen.id(), "superseded " + gen.word(), t)
+              .status(MemoryStatus.SUPERSEDED)
+              .build());
+      expected.add(withRecords);
+    }
+    if (files) {
+      store.writeFile(withFile, "# notes\n- " + gen.word() + "\n", null);
+      expected.add(withFile);
+    }
+    List<Namespace> listed;
+    try {
+      listed = store.namespaces();
+    } catch (MemoryException e) {
+      assertEquals(Code.UNIMPLEMENTED, e.code(), "a store that cannot list says UNIMPLEMENTED");
+      assumeTrue(false, "the store does not list its namespaces (optional)");
+      return;
+    }
+    assertTrue(
+        listed.containsAll(expected), "namespaces() " + listed + " holds every one of " + expected);
+    assertFalse(listed.contains(untouched), "a namespace never written is not listed");
+    assertEquals(Set.copyOf(listed).size(), listed.size(), "each namespace once: " + listed);
+  }
+
+  @Test
   public void memoryFilesAreIsolatedPerNamespace() {
     requireFiles();
     Namespace a = gen.namespace();

@@ -317,7 +317,7 @@ class TestFuzz {
     }
 
     private String text(String field) {
-      return switch (random.nextInt(16)) {
+      return switch (random.nextInt(17)) {
         case 0 -> "";
         case 1 -> "x".repeat(65);
         case 2 -> "y".repeat(5000 + random.nextInt(70_000));
@@ -332,8 +332,13 @@ class TestFuzz {
         case 11 -> "memoryWrite";
         case 12 -> PROFILES.get(random.nextInt(PROFILES.size()));
         case 13 -> "\uFEFF\u202Eevil";
+        case 14 -> pickText("langmem", "deepagents", "housekeeping", "skills"); // maintenance targets
         default -> field + "-" + random.nextInt(3);
       };
+    }
+
+    private String pickText(String... values) {
+      return values[random.nextInt(values.length)];
     }
 
     private int pick(int... values) {

@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The dependency arrows {@code sidecar -> core -> api <- providers} (and {@code core, providers ->
  * language, jdbc}, the libraries of {@code providers/lib}; inside core {@code control -> run,
- * toolrules, sessions, learning, skills}), checked on the main classes of every module (tests
- * excluded). The enforcer rules of the parent pom check the same arrows on the Maven dependencies;
- * these check what the code actually references. Each rule also fails when no class of the package
- * it guards was imported, so a moved package cannot pass unnoticed.
+ * toolrules, sessions, learning, skills, maintenance}), checked on the main classes of every module
+ * (tests excluded). The enforcer rules of the parent pom check the same arrows on the Maven
+ * dependencies; these check what the code actually references. Each rule also fails when no class
+ * of the package it guards was imported, so a moved package cannot pass unnoticed.
  */
 class TestArchitecture {
   private static JavaClasses classes;
@@ -259,9 +259,9 @@ class TestArchitecture {
 
   @Test
   void runsAndToolRulesDoNotSeeTheControlStoreThatKeepsThem() {
-    // control/ implements RunStore, ToolRuleStore, SessionStore, LearningStore and SkillStore: the
-    // arrow points control -> run, toolrules, sessions, learning, skills (and curated never needs
-    // it).
+    // control/ implements RunStore, ToolRuleStore, SessionStore, LearningStore, SkillStore and
+    // MaintenanceStore: the arrow points control -> run, toolrules, sessions, learning, skills,
+    // maintenance (and curated never needs it).
     noClasses()
         .that()
         .resideInAnyPackage(
@@ -270,7 +270,8 @@ class TestArchitecture {
             "dev.memsidecar.core.sessions..",
             "dev.memsidecar.core.learning..",
             "dev.memsidecar.core.skills..",
-            "dev.memsidecar.core.curated..")
+            "dev.memsidecar.core.curated..",
+            "dev.memsidecar.core.maintenance..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.memsidecar.core.control..")

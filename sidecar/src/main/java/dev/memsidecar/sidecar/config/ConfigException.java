@@ -1,6 +1,6 @@
 package dev.memsidecar.sidecar.config;
 
-import dev.memsidecar.core.StartupException;
+import dev.memsidecar.core.ConfigurationException;
 
 /**
  * The configuration cannot be used; start-up stops (the process exits 2, where other start-up
@@ -8,7 +8,7 @@ import dev.memsidecar.core.StartupException;
  * "environment" or "command line"), the dotted key path and the bad value, e.g. {@code
  * config/memory/user.yaml: unknown key 'spec.provder'}.
  */
-public final class ConfigException extends StartupException {
+public final class ConfigException extends ConfigurationException {
   private static final long serialVersionUID = 1L;
 
   public ConfigException(String message) {

@@ -62,7 +62,9 @@ final class ConfigFiles {
     Memory {
       deepagentsMem = requireNonNullElse(deepagentsMem, new FilesPath(null, null, null));
       langMem = requireNonNullElse(langMem, new RecordsPath(null, null));
-      maintenance = requireNonNullElse(maintenance, new Maintenance(null, null, null));
+      maintenance =
+          requireNonNullElse(
+              maintenance, new Maintenance(null, null, null, null, null, null, null));
       gate = requireNonNullElse(gate, new Gate(null));
       extractor = requireNonNullElse(extractor, new Extractor(null, null));
       runs = requireNonNullElse(runs, new Runs(null, null));
@@ -77,7 +79,37 @@ final class ConfigFiles {
   /** {@code memory.LangMem}: the structured records path. */
   record RecordsPath(Boolean read, Boolean write) {}
 
-  record Maintenance(Boolean enabled, String schedule, String prompt) {}
+  /** {@code memory.maintenance}. */
+  record Maintenance(
+      Boolean enabled,
+      String schedule,
+      String interval,
+      String prompt,
+      List<String> targets,
+      LangMemMaintenance langmem,
+      HousekeepingMaintenance housekeeping) {
+    Maintenance {
+      langmem = requireNonNullElse(langmem, new LangMemMaintenance(null, null));
+      housekeeping = requireNonNullElse(housekeeping, new HousekeepingMaintenance(null));
+    }
+  }
+
+  /** {@code memory.maintenance.langmem}. */
+  record LangMemMaintenance(Number cleanupThreshold, Retention retention) {
+    LangMemMaintenance {
+      retention = requireNonNullElse(retention, new Retention(null, null, null));
+    }
+  }
+
+  /** {@code memory.maintenance.housekeeping}. */
+  record HousekeepingMaintenance(Retention audit) {
+    HousekeepingMaintenance {
+      audit = requireNonNullElse(audit, new Retention(null, null, null));
+    }
+  }
+
+  /** Age (a duration), count and size (bytes, or with a unit such as 10MiB) limits; 0: none. */
+  record Retention(String maxAge, BigInteger maxCount, String maxSize) {}
 
   /** {@code threshold} is an integer or a decimal. */
   record Gate(Number threshold) {}

@@ -8,6 +8,7 @@ import dev.memsidecar.api.Settings;
 import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.Maintenance;
+import dev.memsidecar.core.config.MaintenanceSchedule;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
@@ -297,15 +298,7 @@ public final class ConfigLoader {
             requireNonNullElse(lang.read(), on.langMemRead()),
             requireNonNullElse(lang.write(), on.langMemWrite()));
     draft.flags = requireNonNullElse(memory.enabled(), true) ? flags : Flags.ALL_OFF;
-    ConfigFiles.Maintenance maintenance = memory.maintenance();
-    Maintenance base = draft.maintenance;
-    draft.maintenance =
-        new Maintenance(
-            requireNonNullElse(maintenance.enabled(), base.enabled()),
-            requireNonNullElse(
-                in.nonBlank("memory.maintenance.schedule", maintenance.schedule()),
-                base.schedule()),
-            requireNonNullElse(maintenance.prompt(), base.prompt()));
+    draft.maintenance = maintenance(in, memory.maintenance(), draft.maintenance);
     draft.gate = in.within("memory.gate.threshold", memory.gate().threshold(), 0, 10, draft.gate);
     draft.embedder =
         requireNonNullElse(in.nonBlank("memory.embedder", memory.embedder()), draft.embedder);
@@ -654,6 +647,115 @@ public final class ConfigLoader {
    * A positive duration such as {@code 24h}, {@code 30m}, {@code 7d} or {@code PT30S}, or {@code
    * fallback} when {@code text} is null.
    */
+  /** {@code memory.maintenance} over {@code base}. */
+  private static Maintenance maintenance(
+      YamlBinding in, ConfigFiles.Maintenance m, Maintenance base) {
+    String key = "memory.maintenance";
+    String scheduleText = in.nonBlank(key + ".schedule", m.schedule());
+    Duration interval = duration(in, key + ".interval", m.interval(), null);
+    MaintenanceSchedule schedule = base.schedule();
+    if (scheduleText != null || interval != null) {
+      try {
+        schedule =
+            MaintenanceSchedule.of(
+                scheduleText == null ? MaintenanceSchedule.PERIODIC : scheduleText, interval);
+      } catch (IllegalArgumentException e) {
+        String bad =
+            scheduleText != null && !scheduleText.equals(MaintenanceSchedule.PERIODIC)
+                ? key + ".schedule"
+                : key + ".interval";
+        throw in.invalid(bad, e.getMessage());
+      }
+    }
+    List<String> targets = base.targets();
+    if (m.targets() != null) {
+      for (int i = 0; i < m.targets().size(); i++) {
+        in.nonBlank(key + ".targets[" + i + "]", m.targets().get(i));
+      }
+      targets = m.targets();
+    }
+    Maintenance.RecordRetention r = base.records();
+    ConfigFiles.Retention rr = m.langmem().retention();
+    String rk = key + ".langmem.retention";
+    Maintenance.RecordRetention records =
+        new Maintenance.RecordRetention(
+            in.within(
+                key + ".langmem.cleanupThreshold",
+                m.langmem().cleanupThreshold(),
+                0,
+                10,
+                r.cleanupThreshold()),
+            limitDuration(in, rk + ".maxAge", rr.maxAge(), r.maxAge()),
+            in.within(rk + ".maxCount", rr.maxCount(), 0, Integer.MAX_VALUE, (int) r.maxCount()),
+            size(in, rk + ".maxSize", rr.maxSize(), r.maxBytes()));
+    ConfigFiles.Retention audit = m.housekeeping().audit();
+    String ak = key + ".housekeeping.audit";
+    if (audit.maxCount() != null) {
+      throw in.invalid(ak + ".maxCount", "is not a limit of the audit; use maxAge and maxSize");
+    }
+    Maintenance.Housekeeping h = base.housekeeping();
+    return new Maintenance(
+        requireNonNullElse(m.enabled(), base.enabled()),
+        schedule,
+        requireNonNullElse(m.prompt(), base.prompt()),
+        targets,
+        records,
+        new Maintenance.Housekeeping(
+            limitDuration(in, ak + ".maxAge", audit.maxAge(), h.auditMaxAge()),
+            size(in, ak + ".maxSize", audit.maxSize(), h.auditMaxBytes())));
+  }
+
+  /** A duration limit: a duration such as 30d, or 0 for none. */
+  private static Duration limitDuration(
+      YamlBinding in, String key, String text, Duration fallback) {
+    if (text == null) {
+      return fallback;
+    }
+    Duration value = text.isBlank() ? null : Settings.parseDuration(text.strip());
+    if (value == null || value.isNegative()) {
+      throw in.invalid(
+          key,
+          "must be a duration such as 30d, 12h or PT30M, or 0s for no limit, got '"
+              + YamlBinding.shown(text)
+              + "'");
+    }
+    return value;
+  }
+
+  private static final java.util.regex.Pattern SIZE =
+      java.util.regex.Pattern.compile("(\\d{1,15})\\s*(B|KB|KiB|MB|MiB|GB|GiB)?");
+
+  /** A size limit: bytes, or a number with B, KiB, MiB, GiB (or KB, MB, GB: powers of 1000). */
+  private static long size(YamlBinding in, String key, String text, long fallback) {
+    if (text == null) {
+      return fallback;
+    }
+    java.util.regex.Matcher m = SIZE.matcher(text.strip());
+    if (!m.matches()) {
+      throw in.invalid(
+          key,
+          "must be a size such as 10MiB, 512KiB or 1048576 (bytes), or 0 for no limit, got '"
+              + YamlBinding.shown(text)
+              + "'");
+    }
+    long n = Long.parseLong(m.group(1));
+    long unit =
+        switch (m.group(2) == null ? "B" : m.group(2)) {
+          case "KB" -> 1000L;
+          case "KiB" -> 1L << 10;
+          case "MB" -> 1000_000L;
+          case "MiB" -> 1L << 20;
+          case "GB" -> 1000_000_000L;
+          case "GiB" -> 1L << 30;
+          default -> 1L;
+        };
+    try {
+      return Math.multiplyExact(n, unit);
+    } catch (ArithmeticException e) {
+      throw in.invalid(key, "is too large: '" + YamlBinding.shown(text) + "'");
+    }
+  }
+
   private static Duration duration(YamlBinding in, String key, String text, Duration fallback) {
     if (text == null) {
       return fallback;

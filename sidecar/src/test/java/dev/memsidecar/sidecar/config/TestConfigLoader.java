@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memsidecar.core.config.CronExpression;
 import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.Maintenance;
+import dev.memsidecar.core.config.MaintenanceSchedule;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.sidecar.config.ConfigLoader.Overrides;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -100,7 +103,7 @@ class TestConfigLoader {
           enabled: true
           deepagentsMem: { read: true, write: false }
           LangMem: { read: false, write: true }
-          maintenance: { enabled: false, schedule: nightly, prompt: "keep facts" }
+          maintenance: { enabled: false, schedule: "0 3 * * *", prompt: "keep facts" }
           refs: [user]
           gate: { threshold: 6.5 }
           embedder: onnx-mini
@@ -116,7 +119,15 @@ class TestConfigLoader {
     EngineConfig engine = config.engine();
     assertEquals(config.dataDir(), engine.dataDir());
     assertEquals(new Flags(true, false, false, true), engine.flags());
-    assertEquals(new Maintenance(false, "nightly", "keep facts"), engine.maintenance());
+    assertEquals(
+        new Maintenance(
+            false,
+            new MaintenanceSchedule.Cron(CronExpression.parse("0 3 * * *")),
+            "keep facts",
+            List.of(),
+            Maintenance.RecordRetention.DEFAULT,
+            Maintenance.Housekeeping.DEFAULT),
+        engine.maintenance());
     assertEquals(List.of("user"), ids(config));
     assertEquals(6.5, engine.gateThreshold());
     assertEquals("onnx-mini", engine.embedder());
@@ -420,6 +431,49 @@ class TestConfigLoader {
 
     assertMessageContains(e, "config/memory/all.yaml: unknown key 'metdata'");
     assertMessageContains(e, "(document 2)");
+  }
+
+  @Test
+  void maintenanceKeysAreRead() throws IOException {
+    write(
+        "memsidecar.yaml",
+        """
+        memory:
+          maintenance:
+            schedule: periodic
+            interval: 2s
+            targets: [langmem, housekeeping]
+            langmem:
+              cleanupThreshold: 6.5
+              retention: { maxAge: 7d, maxCount: 5000, maxSize: 2MiB }
+            housekeeping:
+              audit: { maxAge: 0s, maxSize: "1000000" }
+        """);
+
+    Maintenance m = load().engine().maintenance();
+    assertEquals(new MaintenanceSchedule.Periodic(Duration.ofSeconds(2)), m.schedule());
+    assertEquals(List.of("langmem", "housekeeping"), m.targets());
+    assertEquals(
+        new Maintenance.RecordRetention(6.5, Duration.ofDays(7), 5000, 2L << 20), m.records());
+    assertEquals(new Maintenance.Housekeeping(Duration.ZERO, 1_000_000), m.housekeeping());
+    assertEquals(Maintenance.DEFAULT.prompt(), m.prompt());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "schedule: weekly | memory.maintenance.schedule' unknown schedule 'weekly'",
+        "schedule: '0 25 * * *' | memory.maintenance.schedule' the hour field takes 0..23",
+        "interval: 500ms | memory.maintenance.interval' interval must be at least 1s",
+        "langmem: { retention: { maxSize: 10 megs } } |"
+            + " memory.maintenance.langmem.retention.maxSize'",
+        "housekeeping: { audit: { maxCount: 3 } } | memory.maintenance.housekeeping.audit.maxCount'"
+      })
+  void badMaintenanceFailsNamingTheKey(String yaml, String message) throws IOException {
+    write("memsidecar.yaml", "memory:\n  maintenance: { " + yaml + " }\n");
+
+    assertMessageContains(assertThrows(ConfigException.class, this::load), message.strip());
   }
 
   @Test

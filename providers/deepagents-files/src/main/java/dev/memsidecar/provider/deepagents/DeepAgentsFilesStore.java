@@ -286,6 +286,45 @@ final class DeepAgentsFilesStore implements MemoryStore {
     }
   }
 
+  /**
+   * The namespaces whose memory file exists under the data directory (a walk of it). A file whose
+   * path cannot be read back as a namespace (a component cut to a digest, see {@link
+   * NamespacePaths}) is left out, and logged.
+   */
+  @Override
+  public List<Namespace> namespaces() {
+    ensureOpen();
+    Path root = paths.root();
+    String name = paths.fileOf(Namespace.of("x")).getFileName().toString();
+    List<Namespace> out = new ArrayList<>();
+    try (var walk = Files.walk(root)) {
+      for (Iterator<Path> it = walk.iterator(); it.hasNext(); ) {
+        Path p = it.next();
+        if (!p.getFileName().toString().equals(name)) {
+          continue;
+        }
+        Optional<Namespace> ns = paths.namespaceOf(p);
+        if (ns.isPresent()) {
+          out.add(ns.get());
+        } else {
+          LOG.log(Level.WARNING, () -> "deepagents-files: cannot tell the namespace of " + p);
+        }
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      if (closed) {
+        throw MemoryException.failedPrecondition(
+            "deepagents-files store of profile '" + profileId + "' is closed");
+      }
+      throw MemoryException.unavailable(
+          "deepagents-files: cannot list the memory files of profile '"
+              + profileId
+              + "': "
+              + e.getClass().getSimpleName(),
+          e);
+    }
+    return List.copyOf(out);
+  }
+
   @Override
   public MemoryFile readFile(Namespace namespace) {
     requireNonNull(namespace, "namespace is null");

@@ -5,9 +5,13 @@ import static java.util.Objects.requireNonNull;
 import dev.memsidecar.api.Digests;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.Namespace;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Where the memory file of a namespace lives: {@code
@@ -66,6 +70,67 @@ final class NamespacePaths {
           "namespace", "namespace '" + namespace + "' maps outside the data directory");
     }
     return p;
+  }
+
+  /**
+   * The namespace whose memory file {@code file} is, or empty when {@code file} is no memory file
+   * of this profile under the root, or one of its components was cut to a digest (a component
+   * longer than {@value #MAX_NAME} encoded characters), which cannot be read back.
+   */
+  Optional<Namespace> namespaceOf(Path file) {
+    Path p = file.toAbsolutePath().normalize();
+    if (!p.startsWith(root) || !p.getFileName().toString().equals(fileName)) {
+      return Optional.empty();
+    }
+    Path relative = root.relativize(p.getParent());
+    if (relative.toString().isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> components = new ArrayList<>();
+    for (Path part : relative) {
+      String raw = decode(part.toString());
+      if (raw == null) {
+        return Optional.empty();
+      }
+      components.add(raw);
+    }
+    try {
+      Namespace ns = Namespace.of(String.join(":", components));
+      return fileOf(ns).equals(p) ? Optional.of(ns) : Optional.empty();
+    } catch (MemoryException notANamespace) {
+      return Optional.empty();
+    }
+  }
+
+  /** {@code encoded} read back as {@link #encode} wrote it, or null when it cannot be. */
+  static String decode(String encoded) {
+    if (encoded.equals("%")) {
+      return "";
+    }
+    if (encoded.indexOf('~') >= 0) {
+      return null;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(encoded.length());
+    for (int i = 0; i < encoded.length(); i++) {
+      char c = encoded.charAt(i);
+      if (c == '%') {
+        if (i + 2 >= encoded.length()) {
+          return null;
+        }
+        int hi = Character.digit(encoded.charAt(i + 1), 16);
+        int lo = Character.digit(encoded.charAt(i + 2), 16);
+        if (hi < 0 || lo < 0) {
+          return null;
+        }
+        bytes.write(hi * 16 + lo);
+        i += 2;
+      } else if (c < 0x80) {
+        bytes.write(c);
+      } else {
+        return null;
+      }
+    }
+    return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
   }
 
   /** One path component for {@code raw}, as the class Javadoc says. */

@@ -379,6 +379,31 @@ final class LangMemSqliteStore implements MemoryStore {
     }
   }
 
+  /** Every namespace with a record: one scan of the records' primary key, which leads with it. */
+  @Override
+  public List<Namespace> namespaces() {
+    ensureOpen();
+    try {
+      return db.call(
+          c -> {
+            try (PreparedStatement st =
+                    c.prepareStatement(
+                        "SELECT DISTINCT namespace FROM "
+                            + RecordRows.TABLE
+                            + " ORDER BY namespace");
+                ResultSet rs = st.executeQuery()) {
+              List<Namespace> out = new ArrayList<>();
+              while (rs.next()) {
+                out.add(Namespace.of(rs.getString(1)));
+              }
+              return List.copyOf(out);
+            }
+          });
+    } catch (SQLException e) {
+      throw failure("list namespaces", e);
+    }
+  }
+
   @Override
   public Page list(Namespace namespace, ListQuery query) {
     requireNonNull(namespace, "namespace is null");

@@ -28,8 +28,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -415,6 +418,39 @@ final class LuceneHnswStore implements MemoryStore {
       }
     } catch (IOException | AlreadyClosedException e) {
       throw readFailure("get", e);
+    } finally {
+      exit();
+    }
+  }
+
+  /**
+   * The namespace field's terms that still match a live document (a term outlives its deleted
+   * documents until their segment merges away).
+   */
+  @Override
+  public List<Namespace> namespaces() {
+    enter();
+    try {
+      visibility.ensureVisible();
+      IndexSearcher s = searchers.acquire();
+      try {
+        Terms terms = MultiTerms.getTerms(s.getIndexReader(), RecordDocument.NAMESPACE);
+        List<Namespace> out = new ArrayList<>();
+        if (terms != null) {
+          TermsEnum it = terms.iterator();
+          for (BytesRef term = it.next(); term != null; term = it.next()) {
+            Term t = new Term(RecordDocument.NAMESPACE, BytesRef.deepCopyOf(term));
+            if (s.count(new TermQuery(t)) > 0) {
+              out.add(Namespace.of(t.text()));
+            }
+          }
+        }
+        return List.copyOf(out);
+      } finally {
+        searchers.release(s);
+      }
+    } catch (IOException | AlreadyClosedException e) {
+      throw readFailure("list namespaces", e);
     } finally {
       exit();
     }
