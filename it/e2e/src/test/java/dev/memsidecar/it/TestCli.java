@@ -146,6 +146,18 @@ class TestCli extends DefaultSidecarTest {
   }
 
   @Test
+  void maintenanceRunsWhenAsked() throws Exception {
+    String ran = ok("maintenance", "run", "housekeeping", "skills").stdout();
+    List<String> rows = ran.lines().toList();
+    assertEquals(3, rows.size(), ran);
+    assertTrue(rows.get(1).startsWith("housekeeping") && rows.get(1).contains(" ok"), ran);
+    assertTrue(rows.get(2).startsWith("skills") && rows.get(2).contains(" ok"), ran);
+    SidecarProcess.Completed unknown = cli("maintenance", "run", "defrag");
+    assertEquals(2, unknown.exitCode(), unknown::toString);
+    assertTrue(unknown.stderr().contains("defrag"), unknown::toString);
+  }
+
+  @Test
   void exitCodesSayWhatWentWrong() throws Exception {
     int free;
     try (ServerSocket s = new ServerSocket(0)) {

@@ -332,7 +332,8 @@ class TestFuzz {
         case 11 -> "memoryWrite";
         case 12 -> PROFILES.get(random.nextInt(PROFILES.size()));
         case 13 -> "\uFEFF\u202Eevil";
-        case 14 -> pickText("langmem", "deepagents", "housekeeping", "skills"); // maintenance targets
+        case 14 ->
+            pickText("langmem", "deepagents", "housekeeping", "skills"); // maintenance targets
         default -> field + "-" + random.nextInt(3);
       };
     }

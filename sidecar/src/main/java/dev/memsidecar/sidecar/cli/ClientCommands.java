@@ -4,7 +4,8 @@ import picocli.CommandLine;
 
 /**
  * The client commands of the command line, each a call (or a few) to a running sidecar over gRPC:
- * {@code remember, search, list, get, forget, rules, sessions, status, export, import}.
+ * {@code remember, search, list, get, forget, rules, sessions, status, maintenance, export, import,
+ * mcp}.
  */
 public final class ClientCommands {
   private ClientCommands() {}
@@ -21,6 +22,7 @@ public final class ClientCommands {
           RuleCommands.class,
           SessionCommands.class,
           MemoryCommands.Status.class,
+          MaintenanceCommands.class,
           TransferCommands.Export.class,
           TransferCommands.Import.class,
           McpCommand.class
@@ -42,6 +44,7 @@ public final class ClientCommands {
           "rules",
           "sessions",
           "status",
+          "maintenance",
           "export",
           "import",
           "mcp");
