@@ -21,6 +21,7 @@ import dev.memsidecar.proto.v1.WriteDecision;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -44,6 +45,15 @@ final class MemoryCommands {
         Printer.cut(m.getContent()));
   }
 
+  /** {@code --profile}: the profile a command reads or writes. */
+  static final class ProfileOption {
+    @Option(
+        names = "--profile",
+        defaultValue = "workspace",
+        description = "the profile (default ${DEFAULT-VALUE})")
+    String name;
+  }
+
   static final List<String> MEMORY_HEADER =
       List.of("ID", "PROFILE", "KIND", "STATUS", "UPDATED", "CONTENT");
 
@@ -55,11 +65,7 @@ final class MemoryCommands {
     @Parameters(paramLabel = "TEXT", arity = "1..*", description = "what to remember")
     List<String> text;
 
-    @Option(
-        names = "--profile",
-        defaultValue = "workspace",
-        description = "default ${DEFAULT-VALUE}")
-    String profile;
+    @Mixin ProfileOption profile;
 
     @Option(
         names = "--kind",
@@ -81,7 +87,7 @@ final class MemoryCommands {
       RememberRequest.Builder req =
           RememberRequest.newBuilder()
               .setScope(client.scope())
-              .setProfile(profile)
+              .setProfile(profile.name)
               .setContent(String.join(" ", text))
               .addAllTags(tags);
       if (kind != null) {
@@ -155,11 +161,7 @@ final class MemoryCommands {
 
   @Command(name = "list", description = "Lists the memories of a profile, newest first.")
   static final class ListMemories extends ClientCommand {
-    @Option(
-        names = "--profile",
-        defaultValue = "workspace",
-        description = "default ${DEFAULT-VALUE}")
-    String profile;
+    @Mixin ProfileOption profile;
 
     @Option(names = "--all", description = "superseded and forgotten memories too")
     boolean all;
@@ -184,7 +186,7 @@ final class MemoryCommands {
                 .listMemories(
                     ListMemoriesRequest.newBuilder()
                         .setScope(client.scope())
-                        .setProfile(profile)
+                        .setProfile(profile.name)
                         .setIncludeInactive(all)
                         .setPageSize(500)
                         .setPageToken(token)
@@ -195,11 +197,7 @@ final class MemoryCommands {
       if (limit > 0 && found.size() > limit) {
         found = found.subList(0, limit);
       }
-      if (print.json()) {
-        found.forEach(print::json);
-      } else {
-        print.table(MEMORY_HEADER, found.stream().map(MemoryCommands::row).toList());
-      }
+      print.list(found, MEMORY_HEADER, MemoryCommands::row);
       return 0;
     }
   }
@@ -209,11 +207,7 @@ final class MemoryCommands {
     @Parameters(paramLabel = "ID")
     String id;
 
-    @Option(
-        names = "--profile",
-        defaultValue = "workspace",
-        description = "default ${DEFAULT-VALUE}")
-    String profile;
+    @Mixin ProfileOption profile;
 
     @Override
     int run(Connection sidecar, Printer print) {
@@ -222,7 +216,7 @@ final class MemoryCommands {
               .getMemory(
                   GetMemoryRequest.newBuilder()
                       .setScope(client.scope())
-                      .setProfile(profile)
+                      .setProfile(profile.name)
                       .setId(id)
                       .build())
               .getMemory();
@@ -254,11 +248,7 @@ final class MemoryCommands {
     @Parameters(paramLabel = "ID")
     String id;
 
-    @Option(
-        names = "--profile",
-        defaultValue = "workspace",
-        description = "default ${DEFAULT-VALUE}")
-    String profile;
+    @Mixin ProfileOption profile;
 
     @Override
     int run(Connection sidecar, Printer print) {
@@ -267,13 +257,13 @@ final class MemoryCommands {
               .forgetMemory(
                   ForgetMemoryRequest.newBuilder()
                       .setScope(client.scope())
-                      .setProfile(profile)
+                      .setProfile(profile.name)
                       .setId(id)
                       .build())
               .getForgotten();
       if (!forgotten) {
         throw new CliException(
-            CliException.NOT_FOUND, "no active memory " + id + " in profile " + profile);
+            CliException.NOT_FOUND, "no active memory " + id + " in profile " + profile.name);
       }
       print.line("forgotten " + id);
       return 0;

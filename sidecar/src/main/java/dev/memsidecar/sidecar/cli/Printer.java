@@ -11,6 +11,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * What a client command prints: tables for people (columns padded, long text cut to fit a line), or
@@ -51,6 +52,16 @@ final class Printer {
   void line(String text) {
     out.println(text);
     out.flush();
+  }
+
+  /** {@code items} as JSON lines, or as a table of {@code header} and a row per item. */
+  <T extends MessageOrBuilder> void list(
+      List<T> items, List<String> header, Function<T, List<String>> row) {
+    if (json) {
+      items.forEach(this::json);
+    } else {
+      table(header, items.stream().map(row).toList());
+    }
   }
 
   /** A table: a header row, then the rows, each column as wide as its widest cell. */

@@ -60,11 +60,7 @@ final class RuleCommands {
                       .setToolName(tool)
                       .build())
               .getRulesList();
-      if (print.json()) {
-        found.forEach(print::json);
-      } else {
-        print.table(HEADER, found.stream().map(RuleCommands::row).toList());
-      }
+      print.list(found, HEADER, RuleCommands::row);
       return 0;
     }
   }
