@@ -1,9 +1,8 @@
-package dev.memsidecar.core.skills;
+package dev.memsidecar.core.maintenance;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.memsidecar.core.maintenance.MaintenancePass;
-import dev.memsidecar.core.maintenance.MaintenanceTarget;
+import dev.memsidecar.core.skills.SkillMiner;
 import jakarta.inject.Inject;
 import java.util.List;
 
