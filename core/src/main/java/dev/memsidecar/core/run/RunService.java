@@ -70,6 +70,11 @@ import java.util.UUID;
  * RunReceipt}: tools, skills, tokens, decisions, its task) kept with its result; a retry of the
  * same run returns the first call's decisions and stores nothing twice. Every call goes through the
  * one access entry ({@link AccessPolicy}). Thread-safe.
+ *
+ * <p>One file on purpose, for now: BeginRun and EndRun share the frozen-snapshot protocol, the
+ * reference time of a run and its event publishing; the parts that stand alone already live beside
+ * it ({@link RecallBlend}, {@code Dedupe}, {@code Extractors}). The next split is EndRun's write
+ * path into a class of its own.
  */
 public final class RunService {
   /** Section ids, in the order BeginRun returns them. */

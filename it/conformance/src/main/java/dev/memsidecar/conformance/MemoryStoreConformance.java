@@ -145,6 +145,9 @@ import org.junit.jupiter.api.io.TempDir;
  * extends with one factory method, as Lucene's {@code BaseKnnVectorsFormatTestCase} is; JUnit finds
  * inherited tests on the class the provider names, and splitting them into several base classes
  * would make every provider write one test class per part.
+ *
+ * <p>One file on purpose: it is the whole contract a provider author runs by extending one class;
+ * its tests are grouped by SPI method in the order of {@code MemoryStore}.
  */
 @ExtendWith(SeedReporter.class)
 public abstract class MemoryStoreConformance {

@@ -92,6 +92,10 @@ import org.apache.lucene.util.IOUtils;
  * <p><b>Thread-safety.</b> All methods may be called from many threads; reads never block writes.
  * {@link #close()} waits for calls in progress, commits and closes; later calls fail with
  * FAILED_PRECONDITION.
+ *
+ * <p>One file on purpose: the index writer, its write-ahead log and the searcher refresh share one
+ * lifecycle and one lock order that read best together; ranking ({@code HybridSearcher}) lives
+ * apart.
  */
 final class LuceneHnswStore implements MemoryStore {
   static final int LOCK_STRIPES = 256;
