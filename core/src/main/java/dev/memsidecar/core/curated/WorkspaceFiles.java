@@ -5,20 +5,13 @@ import static java.util.Objects.requireNonNull;
 import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryFile;
+import dev.memsidecar.toolkit.DurableFiles;
 import java.io.IOException;
-import java.lang.System.Logger.Level;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Locale;
 
 /**
@@ -33,9 +26,10 @@ import java.util.Locale;
  *
  * <p>A file that does not exist reads as empty ({@link MemoryFile#absent()}); its etag is that of
  * its content ({@link MemoryFile#etagOf}), however it was written. Writes replace the whole file
- * durably (a temporary file, forced to disk, renamed over the file, the folder forced) and check
- * the etag and write under one lock per file, so two writers of this process never both win; a
- * person editing the file meanwhile is seen by the next read. Thread-safe.
+ * durably ({@link DurableFiles#replace}: a temporary file, forced to disk, renamed over the file,
+ * the folder forced) and check the etag and write under one lock per file, so two writers of this
+ * process never both win; a person editing the file meanwhile is seen by the next read.
+ * Thread-safe.
  */
 public final class WorkspaceFiles {
   /** The folder under the data directory. */
@@ -44,9 +38,6 @@ public final class WorkspaceFiles {
   public static final String MEMORY_FILE = "MEMORY.md";
   public static final String USER_FILE = "USER.md";
   public static final String SKILL_FILE = "SKILL.md";
-
-  private static final System.Logger LOG = System.getLogger(WorkspaceFiles.class.getName());
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Path root;
   private final Object[] locks = new Object[64];
@@ -121,7 +112,7 @@ public final class WorkspaceFiles {
                 + "'");
       }
       try {
-        replace(file, content.getBytes(StandardCharsets.UTF_8));
+        DurableFiles.replace(root, file, content.getBytes(StandardCharsets.UTF_8));
         Instant written = Files.getLastModifiedTime(file).toInstant();
         return MemoryFile.of(content, written);
       } catch (IOException e) {
@@ -169,62 +160,5 @@ public final class WorkspaceFiles {
       i += Character.charCount(cp);
     }
     return out.isEmpty() ? "%" : out.toString();
-  }
-
-  /** Writes a temporary file beside {@code file}, forces it, renames it over, forces the folder. */
-  private void replace(Path file, byte[] bytes) throws IOException {
-    Path dir = file.getParent();
-    createDirectories(dir);
-    byte[] nonce = new byte[8];
-    RANDOM.nextBytes(nonce);
-    Path temp = dir.resolve("." + file.getFileName() + ".tmp-" + HexFormat.of().formatHex(nonce));
-    try {
-      try (FileChannel ch =
-          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ByteBuffer buf = ByteBuffer.wrap(bytes);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
-        ch.force(true);
-      }
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException | RuntimeException e) {
-      try {
-        Files.deleteIfExists(temp);
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-    force(dir);
-  }
-
-  /** Creates {@code dir} and its missing parents, forcing each parent whose listing changed. */
-  private void createDirectories(Path dir) throws IOException {
-    if (Files.isDirectory(dir)) {
-      return;
-    }
-    if (!dir.startsWith(root) || dir.equals(root)) {
-      Files.createDirectories(dir);
-      return;
-    }
-    createDirectories(dir.getParent());
-    try {
-      Files.createDirectory(dir);
-    } catch (FileAlreadyExistsException e) {
-      if (!Files.isDirectory(dir)) {
-        throw e;
-      }
-      return;
-    }
-    force(dir.getParent());
-  }
-
-  private static void force(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException | UnsupportedOperationException e) {
-      LOG.log(Level.TRACE, () -> "cannot force directory " + dir, e);
-    }
   }
 }

@@ -15,6 +15,7 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.toolkit.DurableFiles;
 import dev.memsidecar.toolkit.HybridIndex;
 import java.io.IOException;
 import java.lang.System.Logger.Level;

@@ -1,4 +1,4 @@
-package dev.memsidecar.provider.deepagents;
+package dev.memsidecar.toolkit;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -21,9 +21,10 @@ import java.util.regex.Pattern;
  * rename it over the target atomically, then force the directory so the rename itself is durable. A
  * crash at any point leaves the old file or the new one, never a torn one; what is left behind is
  * at most a temporary file, which {@link #removeStrayTemporaries} deletes. Stateless and
- * thread-safe (temporary names are random).
+ * thread-safe (temporary names are random). Used by the {@code deepagents-files} provider for its
+ * memory files and by the sidecar for the workspace files it keeps apart from profiles.
  */
-final class DurableFiles {
+public final class DurableFiles {
   private static final System.Logger LOG = System.getLogger(DurableFiles.class.getName());
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final String TEMP_MARK = ".tmp-";
@@ -34,7 +35,7 @@ final class DurableFiles {
   private DurableFiles() {}
 
   /** Replaces {@code file} with {@code bytes}, durably; creates missing parent directories. */
-  static void replace(Path root, Path file, byte[] bytes) throws IOException {
+  public static void replace(Path root, Path file, byte[] bytes) throws IOException {
     Path dir = file.getParent();
     createDirectories(root, dir);
     byte[] nonce = new byte[8];
@@ -65,7 +66,7 @@ final class DurableFiles {
    * Creates {@code dir} and its missing parents up to {@code root}, forcing each parent whose
    * listing changed so the new directories survive a power loss too.
    */
-  static void createDirectories(Path root, Path dir) throws IOException {
+  public static void createDirectories(Path root, Path dir) throws IOException {
     if (Files.isDirectory(dir)) {
       return;
     }
@@ -89,16 +90,16 @@ final class DurableFiles {
    * Forces a directory's entries to disk. Some platforms (Windows) cannot open a directory as a
    * channel; there the rename's durability is left to the file system.
    */
-  static void forceDirectory(Path dir) {
+  public static void forceDirectory(Path dir) {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       ch.force(true);
     } catch (IOException | UnsupportedOperationException e) {
-      LOG.log(Level.TRACE, () -> "deepagents-files: cannot force directory " + dir, e);
+      LOG.log(Level.TRACE, () -> "cannot force directory " + dir, e);
     }
   }
 
   /** Whether {@code name} is a temporary file name of {@link #replace}. */
-  static boolean isTemporary(String name) {
+  public static boolean isTemporary(String name) {
     return TEMPORARY.matcher(name).matches();
   }
 
@@ -107,7 +108,7 @@ final class DurableFiles {
    *
    * @return how many were deleted
    */
-  static int removeStrayTemporaries(Path root) throws IOException {
+  public static int removeStrayTemporaries(Path root) throws IOException {
     if (!Files.isDirectory(root)) {
       return 0;
     }
@@ -131,7 +132,7 @@ final class DurableFiles {
 
           @Override
           public FileVisitResult visitFileFailed(Path file, IOException e) {
-            LOG.log(Level.WARNING, () -> "deepagents-files: cannot inspect " + file, e);
+            LOG.log(Level.WARNING, () -> "cannot inspect " + file, e);
             return FileVisitResult.CONTINUE;
           }
         });
