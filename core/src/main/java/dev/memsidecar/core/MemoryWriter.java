@@ -170,17 +170,25 @@ public final class MemoryWriter {
             "profile", r.profile(),
             "kind", r.kind().name().toLowerCase(Locale.ROOT),
             "gate_score", String.format(Locale.ROOT, "%.1f", d.gateScore()),
-            "reason", Limits.cutUtf8(d.reason(), 1024)));
+            "reason", Limits.cutUtf8(d.reason(), 1024),
+            "rejected_by", d.rejectedBy().name().toLowerCase(Locale.ROOT)));
   }
 
   /** A decision, and whether it repeats one a Remember with the same request id made before. */
   private record Written(WriteDecision decision, boolean retry) {}
 
   private Written decide(WriteCandidate c) {
-    String refusal = refusal(c);
+    Refusal refusal = refusal(c);
     if (refusal != null) {
-      return made(
-          WriteDecision.Outcome.REJECTED, c.destination().provider(), c.record(), c, refusal);
+      return new Written(
+          new WriteDecision(
+              WriteDecision.Outcome.REJECTED,
+              new StoredMemory(c.record(), c.destination().provider()),
+              c.verdict().score(),
+              c.verdict().scores(),
+              refusal.reason(),
+              refusal.by()),
+          false);
     }
     AccessPolicy.Target target = ((Destination.Profile) c.destination()).target();
     boolean randomId = c.origin() instanceof Origin.Remember r && r.requestId().isEmpty();
@@ -215,21 +223,26 @@ public final class MemoryWriter {
   }
 
   /** The first reason to reject the candidate (see the class description), or null. */
-  private String refusal(WriteCandidate c) {
+  /** Why the pipeline rejects {@code c} before the store, or {@code null} when it does not. */
+  private Refusal refusal(WriteCandidate c) {
     if (c.destination() instanceof Destination.WritesRefused refused) {
-      return refused.reason();
+      return new Refusal(WriteDecision.Rejection.DISABLED, refused.reason());
     }
     if (!c.verbatim()) {
       Optional<String> lowValue = text.lowValueReason(c.record().content());
       if (lowValue.isPresent()) {
-        return lowValue.get();
+        return new Refusal(WriteDecision.Rejection.LOW_VALUE, lowValue.get());
       }
     }
     if (c.destination() instanceof Destination.NoProfile nowhere) {
-      return nowhere.reason();
+      return new Refusal(WriteDecision.Rejection.NO_PROFILE, nowhere.reason());
     }
-    return c.verdict().admitted() ? null : c.verdict().reason();
+    return c.verdict().admitted()
+        ? null
+        : new Refusal(WriteDecision.Rejection.GATE, c.verdict().reason());
   }
+
+  private record Refusal(WriteDecision.Rejection by, String reason) {}
 
   /**
    * The record with the candidate's id exists: a Remember's retry returns it as the first call did,

@@ -25,7 +25,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -37,8 +36,9 @@ import java.util.stream.Stream;
  *   <li>{@code memsidecar_rpc_seconds} (histogram): every gRPC call, by {@code method} (full name)
  *       and {@code status} (the gRPC code);
  *   <li>{@code memsidecar_writes_total} by {@code outcome} (stored, merged, rejected) and {@code
- *       memsidecar_rejections_total} by {@code reason} (gate: below the threshold; low_value;
- *       disabled: a flag or a read-only request; other);
+ *       memsidecar_rejections_total} by {@code reason}, the step that rejected it (gate: below the
+ *       threshold; low_value; disabled: a flag or a read-only request; no_profile: no profile keeps
+ *       such a memory for the scope);
  *   <li>{@code memsidecar_recall_items} (summary): what each BeginRun recalled, by {@code part}
  *       (recalled, evidence);
  *   <li>{@code memsidecar_extraction_failures_total}, {@code memsidecar_tool_denials_total};
@@ -119,7 +119,10 @@ final class SidecarMetrics {
       case "memory.merged" -> writes("merged");
       case "memory.rejected" -> {
         writes("rejected");
-        counter("memsidecar.rejections", "reason", rejection(e.attributes().get("reason")));
+        counter(
+            "memsidecar.rejections",
+            "reason",
+            e.attributes().getOrDefault("rejected_by", "none").replace("none", "other"));
       }
       case "memory.extraction.failed" -> counter("memsidecar.extraction.failures", null, null);
       case "toolrule.denied" -> counter("memsidecar.tool.denials", null, null);
@@ -160,21 +163,6 @@ final class SidecarMetrics {
         .tag("part", part)
         .register(registry)
         .record(Long.parseLong(count));
-  }
-
-  /** A rejection's reason as a label of few values. */
-  static String rejection(String reason) {
-    String r = reason == null ? "" : reason.toLowerCase(Locale.ROOT);
-    if (r.contains(" below threshold ")) { // WriteGate: "rejected: 3.2 below threshold 7.0 (...)"
-      return "gate";
-    }
-    if (r.startsWith("low-value")) { // LowValueFilter: "low-value: greeting"
-      return "low_value";
-    }
-    if (r.contains("read-only") || r.contains("langmem.write")) {
-      return "disabled";
-    }
-    return "other";
   }
 
   private double dataBytes() {

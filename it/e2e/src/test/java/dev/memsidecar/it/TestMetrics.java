@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.proto.v1.BeginRunRequest;
+import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
 import dev.memsidecar.proto.v1.RememberRequest;
@@ -53,6 +54,12 @@ class TestMetrics {
               .setContent("The deploy day is Tuesday.")
               .build());
       memory.search(SearchRequest.newBuilder().setScope(scope).setQuery("deploy day").build());
+      memory.endRun(
+          EndRunRequest.newBuilder()
+              .setScope(scope)
+              .setRunId("run-small-talk")
+              .setInput("The weather is kind of meh today, I guess.")
+              .build());
       memory.beginRun(
           BeginRunRequest.newBuilder().setScope(scope).setInput("When do we deploy?").build());
       assertThrows(
@@ -79,6 +86,7 @@ class TestMetrics {
             "memsidecar_rpc_seconds_count{method=\"memsidecar.v1.MemoryService/Search\",status=\"INVALID_ARGUMENT\"}"
                 + " 1",
             "memsidecar_writes_total{outcome=\"stored\"} 1",
+            "memsidecar_rejections_total{reason=\"gate\"} 1",
             "memsidecar_recall_items_count{part=\"recalled\"} 1",
             "memsidecar_data_bytes ",
             "memsidecar_session_vectors_pending ",
