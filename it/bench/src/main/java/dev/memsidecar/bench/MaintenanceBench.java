@@ -1,11 +1,10 @@
 package dev.memsidecar.bench;
 
+import static dev.memsidecar.sidecar.bench.LockerFacts.fact;
+
 import dev.memsidecar.api.MemoryKind;
-import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryRecord;
-import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
-import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.bench.BenchArguments.SidecarJar;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.MaintenanceResult;
@@ -13,11 +12,9 @@ import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.RunMaintenanceRequest;
 import dev.memsidecar.proto.v1.Scope;
 import dev.memsidecar.proto.v1.SearchRequest;
-import dev.memsidecar.provider.langmem.LangMemSqliteProvider;
-import dev.memsidecar.provider.lucene.LuceneHnswProvider;
 import dev.memsidecar.sidecar.bench.Figures;
+import dev.memsidecar.sidecar.bench.LockerFacts;
 import dev.memsidecar.sidecar.bench.SidecarProcess;
-import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -65,66 +61,6 @@ public final class MaintenanceBench {
   private static final Namespace NS = Namespace.of("bench:workspace:workspace");
   private static final Scope SCOPE = Scope.newBuilder().setWorkspaceId("bench").build();
 
-  private static final String[] NAMES = {
-    "Zora", "Milan", "Oskar", "Priya", "Tomas", "Ines", "Kenji", "Leila", "Ravi", "Sofia", "Anouk",
-    "Bruno", "Chloe", "Dario", "Elif", "Farid", "Greta", "Hugo", "Ilse", "Jonas", "Kaito", "Lucia",
-    "Mateo", "Nadia", "Omar", "Pavel", "Quinn", "Rosa", "Sven", "Talia", "Umar", "Vera", "Wren",
-    "Xenia", "Yusuf", "Zeno", "Aiko", "Bodhi", "Cyra", "Dmitri", "Emre", "Freya", "Gianni", "Hana",
-    "Ivo", "Juno", "Kofi", "Lena", "Mika", "Nils"
-  };
-  private static final String[] THINGS = {
-    "violin",
-    "bicycle",
-    "passport",
-    "laptop",
-    "camera",
-    "telescope",
-    "guitar",
-    "kayak",
-    "tent",
-    "drone",
-    "microscope",
-    "trumpet",
-    "chessboard",
-    "typewriter",
-    "sewing machine",
-    "skateboard",
-    "snowboard",
-    "projector",
-    "harp",
-    "cello",
-    "accordion",
-    "banjo",
-    "metronome",
-    "compass",
-    "lantern",
-    "hammock",
-    "toolbox",
-    "easel",
-    "globe",
-    "hourglass",
-    "abacus",
-    "barometer",
-    "kettle",
-    "wok",
-    "blender",
-    "juicer",
-    "printer",
-    "scanner",
-    "router",
-    "modem",
-    "tripod",
-    "saxophone",
-    "flute",
-    "clarinet",
-    "oboe",
-    "ukulele",
-    "mandolin",
-    "xylophone",
-    "tambourine",
-    "harmonica"
-  };
-
   private final Options options;
 
   private MaintenanceBench(Options options) {
@@ -135,18 +71,6 @@ public final class MaintenanceBench {
     Options options = BenchArguments.parseOrExit(new Options(), args);
     options.sidecar.requireBuiltOrExit();
     new MaintenanceBench(options).run();
-  }
-
-  /** Fact {@code i}: a person (with a number past the first 2,500), a thing, a locker. */
-  static String fact(int i) {
-    int round = i / (NAMES.length * THINGS.length);
-    return NAMES[i % NAMES.length]
-        + (round == 0 ? "" : Integer.toString(round))
-        + " keeps the "
-        + THINGS[(i / NAMES.length) % THINGS.length]
-        + " in locker "
-        + (1000 + i)
-        + ".";
   }
 
   private void run() throws Exception {
@@ -283,48 +207,28 @@ public final class MaintenanceBench {
   }
 
   private void seed(String provider, Path data) throws Exception {
-    MemoryProvider p =
-        switch (provider) {
-          case "langmem-sqlite" -> new LangMemSqliteProvider();
-          case "lucene-hnsw" -> new LuceneHnswProvider();
-          default ->
-              throw new IllegalArgumentException(
-                  "--provider takes langmem-sqlite and lucene-hnsw, got " + provider);
-        };
-    Instant t = Instant.parse("2026-01-01T00:00:00Z");
-    int total = options.records + options.duplicates;
-    try (MemoryStore store =
-            p.open(new ProviderContext("workspace", data, Map.of(), new HashEmbedder()));
-        ExecutorService pool = Executors.newFixedThreadPool(4)) {
-      List<CompletableFuture<Void>> done = new ArrayList<>();
-      for (int w = 0; w < 4; w++) {
-        int first = w;
-        done.add(
-            CompletableFuture.runAsync(
-                () -> {
-                  for (int i = first; i < total; i += 4) {
-                    boolean dup = i >= options.records;
-                    int f =
-                        dup ? (i - options.records) * (options.records / options.duplicates) : i;
-                    store.put(
-                        MemoryRecord.builder()
-                            .id((dup ? "d" : "f") + i)
-                            .namespace(NS)
-                            .profile("workspace")
-                            .kind(MemoryKind.SEMANTIC)
-                            .content(fact(f))
-                            .times(t.plusMillis(i))
-                            .gateScore(7.8f)
-                            .sourceRefs(List.of("run:bench-" + i))
-                            .build());
-                  }
-                },
-                pool));
-      }
-      for (CompletableFuture<Void> f : done) {
-        f.get();
-      }
+    if (!List.of("langmem-sqlite", "lucene-hnsw").contains(provider)) {
+      throw new IllegalArgumentException(
+          "--provider takes langmem-sqlite and lucene-hnsw, got " + provider);
     }
+    Instant t = Instant.parse("2026-01-01T00:00:00Z");
+    List<MemoryRecord> records = new ArrayList<>();
+    for (int i = 0; i < options.records + options.duplicates; i++) {
+      boolean dup = i >= options.records;
+      int f = dup ? (i - options.records) * (options.records / options.duplicates) : i;
+      records.add(
+          MemoryRecord.builder()
+              .id((dup ? "d" : "f") + i)
+              .namespace(NS)
+              .profile("workspace")
+              .kind(MemoryKind.SEMANTIC)
+              .content(fact(f))
+              .times(t.plusMillis(i))
+              .gateScore(7.8f)
+              .sourceRefs(List.of("run:bench-" + i))
+              .build());
+    }
+    LockerFacts.seed(data, provider, records);
   }
 
   private static final class Options {

@@ -2,16 +2,14 @@ package dev.memsidecar.it;
 
 import static dev.memsidecar.it.Fixtures.assertStatus;
 import static dev.memsidecar.it.Fixtures.listAll;
+import static dev.memsidecar.sidecar.bench.LockerFacts.fact;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.api.MemoryKind;
-import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryRecord;
-import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
-import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.proto.v1.BeginRunRequest;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.EndRunResponse;
@@ -31,7 +29,7 @@ import dev.memsidecar.proto.v1.WatchEventsResponse;
 import dev.memsidecar.proto.v1.WriteDecision;
 import dev.memsidecar.proto.v1.WriteMemoryFileRequest;
 import dev.memsidecar.proto.v1.WriteOutcome;
-import dev.memsidecar.toolkit.HashEmbedder;
+import dev.memsidecar.sidecar.bench.LockerFacts;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
@@ -44,7 +42,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -75,77 +72,7 @@ class TestMaintenance {
   private static final Namespace NS = Namespace.of("acme:workspace:workspace");
   private static final Duration LIMIT = Duration.ofMinutes(3);
 
-  private static final String[] NAMES = {
-    "Zora", "Milan", "Oskar", "Priya", "Tomas", "Ines", "Kenji", "Leila", "Ravi", "Sofia", "Anouk",
-    "Bruno", "Chloe", "Dario", "Elif", "Farid", "Greta", "Hugo", "Ilse", "Jonas", "Kaito", "Lucia",
-    "Mateo", "Nadia", "Omar", "Pavel", "Quinn", "Rosa", "Sven", "Talia", "Umar", "Vera", "Wren",
-    "Xenia", "Yusuf", "Zeno", "Aiko", "Bodhi", "Cyra", "Dmitri", "Emre", "Freya", "Gianni", "Hana",
-    "Ivo", "Juno", "Kofi", "Lena", "Mika", "Nils"
-  };
-  private static final String[] THINGS = {
-    "violin",
-    "bicycle",
-    "passport",
-    "laptop",
-    "camera",
-    "telescope",
-    "guitar",
-    "kayak",
-    "tent",
-    "drone",
-    "microscope",
-    "trumpet",
-    "chessboard",
-    "typewriter",
-    "sewing machine",
-    "skateboard",
-    "snowboard",
-    "projector",
-    "harp",
-    "cello",
-    "accordion",
-    "banjo",
-    "metronome",
-    "compass",
-    "lantern",
-    "hammock",
-    "toolbox",
-    "easel",
-    "globe",
-    "hourglass",
-    "abacus",
-    "barometer",
-    "kettle",
-    "wok",
-    "blender",
-    "juicer",
-    "printer",
-    "scanner",
-    "router",
-    "modem",
-    "tripod",
-    "saxophone",
-    "flute",
-    "clarinet",
-    "oboe",
-    "ukulele",
-    "mandolin",
-    "xylophone",
-    "tambourine",
-    "harmonica"
-  };
-
   @TempDir Path dir;
-
-  /** Fact {@code i}: no two facts are duplicates, nor does one replace another (2,500 of them). */
-  static String fact(int i) {
-    return NAMES[i % NAMES.length]
-        + " keeps the "
-        + THINGS[(i / NAMES.length) % THINGS.length]
-        + " in locker "
-        + (1000 + i * 7)
-        + ".";
-  }
 
   private static MemoryRecord record(String id, String content, Instant created, String source) {
     return MemoryRecord.builder()
@@ -173,36 +100,13 @@ class TestMaintenance {
     return out;
   }
 
-  /**
-   * Puts {@code records} into the workspace profile's store of {@code workspace}, with 4 threads.
-   */
+  /** Puts {@code records} into the workspace profile's store of {@code workspace}. */
   private static void seed(Path workspace, String provider, List<MemoryRecord> records)
       throws Exception {
-    MemoryProvider p =
-        ServiceLoader.load(MemoryProvider.class).stream()
-            .map(ServiceLoader.Provider::get)
-            .filter(x -> x.name().equals(provider))
-            .findFirst()
-            .orElseThrow();
-    Path data = workspace.resolve(".memsidecar").resolve("profiles").resolve("workspace");
-    try (MemoryStore store =
-            p.open(new ProviderContext("workspace", data, Map.of(), new HashEmbedder()));
-        ExecutorService pool = Executors.newFixedThreadPool(4)) {
-      List<Future<?>> done = new ArrayList<>();
-      for (int w = 0; w < 4; w++) {
-        int first = w;
-        done.add(
-            pool.submit(
-                () -> {
-                  for (int i = first; i < records.size(); i += 4) {
-                    store.put(records.get(i));
-                  }
-                }));
-      }
-      for (Future<?> f : done) {
-        f.get();
-      }
-    }
+    LockerFacts.seed(
+        workspace.resolve(".memsidecar").resolve("profiles").resolve("workspace"),
+        provider,
+        records);
   }
 
   private static void configure(Path workspace, String provider, String maintenance) {
