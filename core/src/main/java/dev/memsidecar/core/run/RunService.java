@@ -3,14 +3,11 @@ package dev.memsidecar.core.run;
 import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.ExtractionRequest;
-import dev.memsidecar.api.GateScores;
 import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryCandidate;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryFile;
-import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryRecord;
-import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ToolCall;
 import dev.memsidecar.core.Access;
 import dev.memsidecar.core.AccessPolicy;
@@ -20,15 +17,12 @@ import dev.memsidecar.core.MemoryHit;
 import dev.memsidecar.core.MemoryWriter;
 import dev.memsidecar.core.NamespaceResolver;
 import dev.memsidecar.core.ProfileCatalog;
-import dev.memsidecar.core.ProfileCatalog.ActiveProfile;
 import dev.memsidecar.core.Recall;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
-import dev.memsidecar.core.WriteCandidate;
 import dev.memsidecar.core.WriteDecision;
 import dev.memsidecar.core.WriteGate;
 import dev.memsidecar.core.config.RunConfig;
-import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.curated.CuratedMemory;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
@@ -50,7 +44,6 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -73,8 +66,7 @@ import java.util.UUID;
  *
  * <p>One file on purpose, for now: BeginRun and EndRun share the frozen-snapshot protocol, the
  * reference time of a run and its event publishing; the parts that stand alone already live beside
- * it ({@link RecallBlend}, {@code Dedupe}, {@code Extractors}). The next split is EndRun's write
- * path into a class of its own.
+ * it ({@link RecallBlend}, {@link RunWrites}, {@code Dedupe}, {@code Extractors}).
  */
 public final class RunService {
   /** Section ids, in the order BeginRun returns them. */
@@ -138,6 +130,7 @@ public final class RunService {
   private final RunConfig config;
   private final CuratedMemory curated;
   private final SkillService skills;
+  private final RunWrites writes;
   private final Object[] runLocks = stripes(64);
 
   public RunService(
@@ -167,6 +160,7 @@ public final class RunService {
     this.writer = requireNonNull(writer, "writer is null");
     this.sessions = requireNonNull(sessions, "sessions is null");
     this.blender = new RecallBlend(recall, sessions, access);
+    this.writes = new RunWrites(profiles, access, namespaces, gate, writer);
     this.clock = requireNonNull(clock, "clock is null");
     this.config = requireNonNull(config, "config is null");
     this.curated = requireNonNull(curated, "curated is null");
@@ -416,7 +410,7 @@ public final class RunService {
                 snapshot.map(RunSnapshot::snapshotId).orElse(""),
                 reference.instant()));
       }
-      List<Route> routes = routes(in.scope());
+      List<RunWrites.Route> routes = writes.routes(in.scope());
       Extractors.Extraction extraction =
           extractors.extract(
               new ExtractionRequest(
@@ -425,7 +419,7 @@ public final class RunService {
                   in.output(),
                   in.toolCalls(),
                   reference.withSessionDate(in.metadata()),
-                  routes.stream().map(Route::guide).toList(),
+                  routes.stream().map(RunWrites.Route::guide).toList(),
                   reference.instant(),
                   zone));
       if (extraction.failure() != null) {
@@ -444,7 +438,8 @@ public final class RunService {
       for (int i = 0; i < candidates.size(); i++) {
         options.checkNotCancelled();
         decisions.add(
-            decide(in.scope(), runId, i, candidates.get(i), routes, notWritten, options, now));
+            writes.decide(
+                in.scope(), runId, i, candidates.get(i), routes, notWritten, options, now));
       }
       List<ToolRule> captured =
           notWritten != null
@@ -577,173 +572,6 @@ public final class RunService {
     return name.length() <= SessionService.MAX_NAME_CHARS
         ? name
         : name.substring(0, SessionService.MAX_NAME_CHARS);
-  }
-
-  /**
-   * One candidate's fate, decided by the {@link MemoryWriter}.
-   *
-   * @param notWritten why nothing may be written, or null when writes are allowed
-   */
-  private WriteDecision decide(
-      Scope scope,
-      String runId,
-      int index,
-      MemoryCandidate c,
-      List<Route> routes,
-      String notWritten,
-      RequestOptions options,
-      Instant now) {
-    Route route = route(c, routes);
-    WriteGate.Verdict verdict = gate.evaluate(clamped(c.scores()), c.explicit());
-    WriteCandidate.Destination destination =
-        notWritten != null
-            ? new WriteCandidate.Destination.WritesRefused(
-                route == null ? "" : route.profile().provider(), notWritten)
-            : route == null
-                ? new WriteCandidate.Destination.NoProfile(
-                    "no profile keeps "
-                        + c.kind().name().toLowerCase(Locale.ROOT)
-                        + " memories of the "
-                        + c.owner().name().toLowerCase(Locale.ROOT)
-                        + " for this scope")
-                : new WriteCandidate.Destination.Profile(
-                    access.resolve(scope, route.profile().id(), Access.WRITE, options));
-    WriteCandidate.Origin origin = new WriteCandidate.Origin.Run(runId);
-    MemoryRecord candidate =
-        record(
-            route == null
-                ? Namespace.of(scope.workspaceId() + ":unrouted")
-                : namespaces.resolve(scope, route.profile().spec()),
-            route == null ? "" : route.profile().id(),
-            origin,
-            index,
-            c,
-            verdict,
-            now);
-    return writer.write(
-        new WriteCandidate(scope, origin, candidate, verdict, false, destination, now));
-  }
-
-  /** The record a candidate becomes; its id is derived from the run, so a retry replaces it. */
-  private MemoryRecord record(
-      Namespace namespace,
-      String profileId,
-      WriteCandidate.Origin origin,
-      int index,
-      MemoryCandidate c,
-      WriteGate.Verdict verdict,
-      Instant now) {
-    String content = Limits.cutUtf8(c.content().strip(), Limits.MAX_CONTENT_BYTES);
-    String id =
-        UUID.nameUUIDFromBytes(
-                (namespace + "\n" + origin.sourceRef() + "\n" + index + "\n" + content)
-                    .getBytes(StandardCharsets.UTF_8))
-            .toString();
-    Map<String, String> metadata = new LinkedHashMap<>();
-    metadata.put("run_id", origin.runId());
-    if (!c.reason().isEmpty()) {
-      metadata.put("extracted_by", Limits.cutUtf8(c.reason(), Limits.MAX_METADATA_VALUE_CHARS));
-    }
-    return writer
-        .draft(id, namespace, profileId, origin, content, c.validity(), verdict, now)
-        .kind(c.kind())
-        .context(Limits.cutUtf8(c.evidence(), Limits.MAX_CONTEXT_BYTES))
-        .confidence(c.explicit() ? 1.0f : 0.8f)
-        .tags(tags(c.tags()))
-        .metadata(metadata)
-        .build();
-  }
-
-  /** A profile EndRun may write to for a scope, and what it keeps. */
-  private record Route(ActiveProfile profile, ExtractionRequest.ProfileGuide guide) {}
-
-  /** The enabled record profiles the scope reaches, in configuration order. */
-  private List<Route> routes(Scope scope) {
-    List<Route> out = new ArrayList<>();
-    for (ActiveProfile p : profiles.all()) {
-      if (!p.spec().enabled() || !p.hasRecords() || !namespaces.hasIdFor(scope, p.spec())) {
-        continue;
-      }
-      Map<MemoryKind, String> prompts = new EnumMap<>(MemoryKind.class);
-      p.spec()
-          .prompts()
-          .forEach(
-              (kind, prompt) -> {
-                for (MemoryKind k : MemoryKind.values()) {
-                  if (k.name().equalsIgnoreCase(kind)) {
-                    prompts.put(k, prompt);
-                  }
-                }
-              });
-      out.add(
-          new Route(
-              p,
-              new ExtractionRequest.ProfileGuide(
-                  p.id(), owner(p.spec().scopeKind()), p.spec().description(), prompts)));
-    }
-    return out;
-  }
-
-  /**
-   * Where a candidate lands: the profile it names, else the first profile of its owner's scope kind
-   * that keeps its kind, else the first workspace profile that does, else the first that does; null
-   * when none does.
-   */
-  private static Route route(MemoryCandidate c, List<Route> routes) {
-    if (!c.profile().isEmpty()) {
-      for (Route r : routes) {
-        if (r.profile().id().equals(c.profile()) && r.guide().keeps(c.kind())) {
-          return r;
-        }
-      }
-    }
-    for (MemoryCandidate.Owner owner : List.of(c.owner(), MemoryCandidate.Owner.WORKSPACE)) {
-      for (Route r : routes) {
-        if (r.guide().owner() == owner && r.guide().keeps(c.kind())) {
-          return r;
-        }
-      }
-    }
-    for (Route r : routes) {
-      if (r.guide().keeps(c.kind())) {
-        return r;
-      }
-    }
-    return null;
-  }
-
-  private static MemoryCandidate.Owner owner(ScopeKind kind) {
-    return switch (kind) {
-      case WORKSPACE -> MemoryCandidate.Owner.WORKSPACE;
-      case USER -> MemoryCandidate.Owner.USER;
-      case AGENT -> MemoryCandidate.Owner.AGENT;
-      case SESSION -> MemoryCandidate.Owner.SESSION;
-    };
-  }
-
-  /** An extractor's scores held to 0..10, so a sloppy extractor cannot fail the run. */
-  private static GateScores clamped(GateScores s) {
-    return new GateScores(
-        clamp(s.importance()),
-        clamp(s.novelty()),
-        clamp(s.relevance()),
-        clamp(s.credibility()),
-        clamp(s.granularity()),
-        clamp(s.timeliness()));
-  }
-
-  private static float clamp(float x) {
-    return Float.isNaN(x) ? 0f : Math.max(0f, Math.min(10f, x));
-  }
-
-  /** An extractor's tags that fit the record bounds, stripped and without duplicates. */
-  private static List<String> tags(List<String> tags) {
-    return tags.stream()
-        .map(String::strip)
-        .filter(t -> !t.isEmpty() && t.length() <= Limits.MAX_TAG_CHARS)
-        .distinct()
-        .limit(Limits.MAX_TAGS)
-        .toList();
   }
 
   private static Map<String, String> counts(EndRunResult result) {
