@@ -30,14 +30,15 @@ import java.util.stream.Stream;
 /**
  * The sidecar's meters, scraped at {@code /metrics} (Prometheus text or OpenMetrics). Micrometer
  * rather than OpenTelemetry: one small library with Prometheus exposition built in and the JVM
- * binders, no SDK, exporter thread or collector to run beside a sidecar. Names (README, "Metrics"):
+ * binders, no SDK, exporter thread or collector to run beside a sidecar. Names
+ * (docs/operations.md):
  *
  * <ul>
  *   <li>{@code memsidecar_rpc_seconds} (histogram): every gRPC call, by {@code method} (full name)
  *       and {@code status} (the gRPC code);
  *   <li>{@code memsidecar_writes_total} by {@code outcome} (stored, merged, rejected) and {@code
  *       memsidecar_rejections_total} by {@code reason}, the step that rejected it (gate: below the
- *       threshold; low_value; disabled: a flag or a read-only request; no_profile: no profile keeps
+ *       threshold; low_value; disabled: writes refused for the target; no_profile: no profile keeps
  *       such a memory for the scope);
  *   <li>{@code memsidecar_recall_items} (summary): what each BeginRun recalled, by {@code part}
  *       (recalled, evidence);

@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,6 +72,36 @@ class TestMcp {
               .getContent(),
           "what the MCP client remembered, the sidecar has");
     }
+  }
+
+  /**
+   * The client configuration the README shows works as written: its {@code args} (the workspace
+   * folder aside) start an MCP server the client drives.
+   */
+  @Test
+  void theReadmesClientConfigurationAttaches(@TempDir Path ws) throws Exception {
+    String readme =
+        Files.readString(
+            Path.of(System.getProperty("basedir", "")).resolve("../../README.md"),
+            StandardCharsets.UTF_8);
+    Matcher block = Pattern.compile("(?s)```json\n(.*?)```").matcher(readme);
+    JsonObject server = null;
+    while (block.find()) {
+      JsonObject json = JsonParser.parseString(block.group(1)).getAsJsonObject();
+      if (json.has("mcpServers")) {
+        server = json.getAsJsonObject("mcpServers").getAsJsonObject("memory");
+      }
+    }
+    assertTrue(server != null, "the README shows an mcpServers configuration");
+    assertTrue(
+        server.get("command").getAsString().endsWith("sidecar/bin/memsidecar"), server::toString);
+    List<String> args = new ArrayList<>();
+    server.getAsJsonArray("args").forEach(a -> args.add(a.getAsString()));
+    assertEquals("mcp", args.get(0), server::toString);
+    int workspace = args.indexOf("--workspace");
+    assertTrue(workspace > 0, "the README's server runs on a workspace: " + args);
+    args.set(workspace + 1, ws.toString());
+    check(drive(args.subList(1, args.size()).toArray(String[]::new)));
   }
 
   private static void check(JsonObject seen) {

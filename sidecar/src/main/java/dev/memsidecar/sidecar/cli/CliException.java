@@ -4,7 +4,8 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 
 /**
- * Why a client command failed, and the exit code that says so. The codes (README, "CLI"):
+ * Why a client command failed, and the exit code that says so. The codes (docs/operations.md, "From
+ * the terminal"):
  *
  * <ul>
  *   <li>0: done;

@@ -13,7 +13,7 @@ import java.util.Map;
  * file and the key; {@link ConfigLoader} checks the values and applies the defaults. A key may be
  * absent or written with no value: an absent section is an empty one, an absent value {@code null}.
  * Integers are {@link BigInteger}, so that a number out of range is reported with its range. What
- * the keys mean is in the README's "Configuration" section.
+ * the keys mean is in docs/configuration.md.
  */
 final class ConfigFiles {
   private ConfigFiles() {}

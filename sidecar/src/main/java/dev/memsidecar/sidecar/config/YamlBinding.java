@@ -174,7 +174,7 @@ final class YamlBinding {
     return Collection.class.isAssignableFrom(type) ? "a list of strings" : "a mapping";
   }
 
-  /** The keys of the record that has no such key, in the order the README shows them. */
+  /** The keys of the record that has no such key, in the order docs/configuration.md shows them. */
   private static List<String> keys(UnrecognizedPropertyException unknown) {
     return Arrays.stream(unknown.getReferringClass().getRecordComponents())
         .map(

@@ -16,7 +16,7 @@ import java.util.Set;
  * implementing this interface and the rule classes it hands out, plus one line in {@link
  * Languages}. The code that uses the rules (finding prohibitions, relating two memories, extracting
  * candidates) is written once, against these interfaces, and never names a language. Adding one is
- * described in the README, section "Languages".
+ * described in docs/languages.md.
  *
  * <p>Implementations are immutable and thread-safe; the rules they hand out are functions of their
  * arguments.
