@@ -397,7 +397,7 @@ async function decisionsPage(main, params) {
         h("td", { class: "muted time" }, time(e.time)),
         h("td", { class: "outcome-" + o }, o.toLowerCase()),
         h("td", { class: "score" }, num(d.gateScore)),
-        h("td", {}, scoreBars(d.scores)),
+        h("td", {}, d.scores && Object.values(d.scores).some((v) => v) ? scoreBars(d.scores) : h("span", { class: "muted" }, "no dimension scores")),
         h("td", {}, (d.memory && d.memory.content) || ""),
         h("td", {}, d.reason || ""),
         h("td", { class: "mono" }, e.runId || "remember")));
