@@ -273,6 +273,23 @@ class TestInspector {
       Scope scope = Scope.newBuilder().setWorkspaceId("w1").build();
       Memory m =
           Fixtures.remember(sidecar.memory(), scope, "workspace", "The office closes at 7 pm");
+      // In the browser: the page says writes are allowed and forgets a memory on request.
+      Memory shown =
+          Fixtures.remember(sidecar.memory(), scope, "workspace", "The printer is on floor 2");
+      try (Chromium browser = Chromium.start()) {
+        browser.open(
+            "http://" + http + "/inspector/#/memory?ws=w1&profile=workspace&id=" + shown.getId());
+        String text = browser.waitForText("the forget button", t -> t.contains("forget"));
+        assertTrue(text.contains("writes allowed") && text.contains("ACTIVE"), text);
+        assertFalse(text.contains("FORGOTTEN"), text);
+        browser.script(
+            "window.confirm = () => true;"
+                + " [...document.querySelectorAll('button')]"
+                + ".find(b => b.textContent === 'forget').click();");
+        browser.waitForText("the forgotten memory", t -> t.contains("FORGOTTEN"));
+        Files.createDirectories(SHOTS);
+        shoot(browser, "memory-forgotten");
+      }
       String request =
           "{\"scope\": {\"workspaceId\": \"w1\"}, \"profile\": \"workspace\", \"id\": \""
               + m.getId()
