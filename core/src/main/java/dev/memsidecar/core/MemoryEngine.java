@@ -307,6 +307,21 @@ public final class MemoryEngine implements AutoCloseable {
         page, PageTokens.encode(requestKey, String.valueOf(page.get(size - 1).sequence())));
   }
 
+  /** The most scopes {@link #scopesSeen} returns. */
+  public static final int MAX_SCOPES_SEEN = 1000;
+
+  /**
+   * The workspace, user and agent ids that left a trace in the control plane (write decisions,
+   * runs, sessions, tool rules), sorted; at most {@code limit} (1..{@value #MAX_SCOPES_SEEN}).
+   * Memories written straight into a provider's files leave none.
+   */
+  public List<Scope> scopesSeen(int limit) {
+    if (limit < 1 || limit > MAX_SCOPES_SEEN) {
+      throw new IllegalArgumentException("limit " + limit + " is outside 1.." + MAX_SCOPES_SEEN);
+    }
+    return runs.control().scopesSeen(limit);
+  }
+
   /** The tool-scoped rules: put, list, render, check calls, stats. */
   public ToolRuleService toolRules() {
     return toolRules;

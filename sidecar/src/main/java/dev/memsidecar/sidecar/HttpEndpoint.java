@@ -16,7 +16,7 @@ import java.util.concurrent.Executors;
  * in the Prometheus text format, or OpenMetrics when the scraper asks for it ({@code Accept:
  * application/openmetrics-text}). Served by the JDK's own HTTP server on virtual threads; with a
  * bearer token configured, every request must carry it as gRPC calls do ({@code Authorization:
- * Bearer <token>}), else 401.
+ * Bearer <token>}), else 401. With the inspector on, also {@code /inspector/} ({@link Inspector}).
  */
 final class HttpEndpoint implements AutoCloseable {
   static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
@@ -27,11 +27,14 @@ final class HttpEndpoint implements AutoCloseable {
   private final ExecutorService executor;
   private final byte[] token;
   private final SidecarMetrics metrics;
+  private final Inspector inspector;
 
-  private HttpEndpoint(HttpServer server, String token, SidecarMetrics metrics) {
+  private HttpEndpoint(
+      HttpServer server, String token, SidecarMetrics metrics, Inspector inspector) {
     this.server = server;
     this.token = token == null ? null : ("Bearer " + token).getBytes(StandardCharsets.US_ASCII);
     this.metrics = metrics;
+    this.inspector = inspector;
     this.executor = Executors.newVirtualThreadPerTaskExecutor();
     server.setExecutor(executor);
     server.createContext("/", this::handle);
@@ -40,9 +43,12 @@ final class HttpEndpoint implements AutoCloseable {
   /**
    * Listens on {@code host:port} (0: any free port) and serves.
    *
+   * @param inspector the web inspector to serve under {@code /inspector/}, or null for none (its
+   *     paths are then 404); closed with this endpoint
    * @throws StartupException when it cannot listen (the port is taken, the host is not local)
    */
-  static HttpEndpoint start(String host, int port, String token, SidecarMetrics metrics) {
+  static HttpEndpoint start(
+      String host, int port, String token, SidecarMetrics metrics, Inspector inspector) {
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(host, port), 64);
@@ -50,7 +56,7 @@ final class HttpEndpoint implements AutoCloseable {
       throw new StartupException(
           "cannot serve HTTP on " + host + ":" + port + ": " + e.getMessage(), e);
     }
-    HttpEndpoint endpoint = new HttpEndpoint(server, token, metrics);
+    HttpEndpoint endpoint = new HttpEndpoint(server, token, metrics, inspector);
     server.start();
     return endpoint;
   }
@@ -61,12 +67,29 @@ final class HttpEndpoint implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      if (token != null && !authorized(exchange)) {
-        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-        send(exchange, 401, "text/plain; charset=utf-8", "a bearer token is required\n");
+      String path = exchange.getRequestURI().getPath();
+      // The inspector's page holds no data; the API calls it makes carry the token.
+      if (inspector != null && Inspector.isShell(path)) {
+        inspector.serveShell(exchange, path);
         return;
       }
-      String path = exchange.getRequestURI().getPath();
+      if (token != null && !authorized(exchange)) {
+        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+        boolean api = inspector != null && path.startsWith(Inspector.API);
+        send(
+            exchange,
+            401,
+            api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+            api
+                ? "{\"error\": {\"code\": \"UNAUTHENTICATED\", \"message\": \"a bearer token is"
+                    + " required\"}}\n"
+                : "a bearer token is required\n");
+        return;
+      }
+      if (inspector != null && path.startsWith(Inspector.API)) {
+        inspector.serveApi(exchange, path);
+        return;
+      }
       if (!path.equals("/metrics")) {
         send(exchange, 404, "text/plain; charset=utf-8", "not found: " + path + "\n");
         return;
@@ -108,5 +131,8 @@ final class HttpEndpoint implements AutoCloseable {
   public void close() {
     server.stop(0);
     executor.shutdownNow();
+    if (inspector != null) {
+      inspector.close();
+    }
   }
 }

@@ -11,6 +11,8 @@ import dev.memsidecar.sidecar.cli.ClientCommands;
 import dev.memsidecar.sidecar.config.ConfigLoader;
 import dev.memsidecar.sidecar.config.SidecarConfig;
 import io.grpc.ServerBuilder;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -199,9 +202,16 @@ public final class Main implements Callable<Integer> {
               names = "--http-port",
               paramLabel = "N",
               description =
-                  "serve /metrics over HTTP on this port, 0 for any free one (server.http.port;"
-                      + " env MEMSIDECAR_HTTP_PORT; default: off)")
-          Integer httpPort) {
+                  "serve /metrics (and the inspector) over HTTP on this port, 0 for any free one"
+                      + " (server.http.port; env MEMSIDECAR_HTTP_PORT; default: off)")
+          Integer httpPort,
+      @Option(
+              names = "--inspector",
+              description =
+                  "serve the web inspector at http://HOST:PORT/inspector/ on the HTTP port,"
+                      + " read-only unless server.inspector.writes is true"
+                      + " (server.inspector.enabled; needs --http-port or server.http.port)")
+          boolean inspectorFlag) {
     SidecarServer server;
     SidecarConfig config;
     UnixSocket unix = null;
@@ -212,13 +222,18 @@ public final class Main implements Callable<Integer> {
               workspace.toAbsolutePath().normalize(),
               System.getenv(),
               new ConfigLoader.Overrides(
-                  host, port, data, plugins, unixSocket, tokenFile, httpPort));
+                  host, port, data, plugins, unixSocket, tokenFile, httpPort, inspectorFlag));
       List<ServerBuilder<?>> listeners = new ArrayList<>();
       listeners.add(
           NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())));
       if (config.unixSocket() != null) {
         unix = UnixSocket.prepare(config.unixSocket());
         listeners.add(unix.builder());
+      }
+      // The inspector calls the same services, with the same guards, over an in-process channel.
+      String inProcessName = "memsidecar-inspector-" + UUID.randomUUID();
+      if (config.inspector().enabled()) {
+        listeners.add(InProcessServerBuilder.forName(inProcessName));
       }
       MemoryEngine engine = new CoreModule(config.engine(), Main.class.getClassLoader()).engine();
       SidecarMetrics metrics =
@@ -234,8 +249,19 @@ public final class Main implements Callable<Integer> {
               metrics == null ? null : metrics.interceptor());
       if (metrics != null) {
         try {
+          Inspector inspector =
+              config.inspector().enabled()
+                  ? new Inspector(
+                      InProcessChannelBuilder.forName(inProcessName).directExecutor().build(),
+                      engine,
+                      releaseVersion(),
+                      config.inspector().writes(),
+                      config.httpHost(),
+                      config.authToken() != null)
+                  : null;
           http =
-              HttpEndpoint.start(config.httpHost(), config.httpPort(), config.authToken(), metrics);
+              HttpEndpoint.start(
+                  config.httpHost(), config.httpPort(), config.authToken(), metrics, inspector);
         } catch (StartupException e) {
           engine.close();
           throw e;
@@ -329,6 +355,13 @@ public final class Main implements Callable<Integer> {
         + address
         + (unix == null ? "" : " and unix:" + unix.path())
         + (httpAddress == null ? "" : "; http on " + httpAddress)
+        + (httpAddress == null || !config.inspector().enabled()
+            ? ""
+            : " (inspector at http://"
+                + httpAddress
+                + "/inspector/, "
+                + (config.inspector().writes() ? "read-write" : "read-only")
+                + ")")
         + (config.authToken() == null ? "" : " (bearer token required)");
   }
 

@@ -108,6 +108,37 @@ final class DecisionTables {
   }
 
   /** One page of the audit, oldest first. */
+  /**
+   * The scopes found in the audit, runs, sessions and tool rules ({@link
+   * dev.memsidecar.core.run.RunStore#scopesSeen}).
+   */
+  List<Scope> scopesSeen(int limit) {
+    String sql =
+        "SELECT workspace_id, user_id, agent_id FROM "
+            + ControlSchema.DECISIONS
+            + " UNION SELECT workspace_id, user_id, agent_id FROM "
+            + ControlSchema.SNAPSHOTS
+            + " UNION SELECT workspace_id, user_id, agent_id FROM "
+            + ControlSchema.SESSIONS
+            + " UNION SELECT workspace_id, '', '' FROM "
+            + ControlSchema.TOOL_RULES
+            + " ORDER BY 1, 2, 3 LIMIT ?";
+    return db.run(
+        "list the scopes seen",
+        c -> {
+          try (PreparedStatement st = c.prepareStatement(sql)) {
+            st.setInt(1, limit);
+            List<Scope> out = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+              while (rs.next()) {
+                out.add(new Scope(rs.getString(1), rs.getString(2), rs.getString(3), ""));
+              }
+            }
+            return List.copyOf(out);
+          }
+        });
+  }
+
   List<DecisionEntry> page(DecisionQuery query) {
     requireNonNull(query, "query is null");
     Scope scope = query.scope();

@@ -176,6 +176,11 @@ public final class H2ControlStore implements ControlStore {
   }
 
   @Override
+  public List<Scope> scopesSeen(int limit) {
+    return audit.scopesSeen(limit);
+  }
+
+  @Override
   public ToolRule putToolRule(String workspaceId, ToolRule rule) {
     return rules.put(workspaceId, rule);
   }

@@ -58,6 +58,13 @@ public interface RunStore extends AutoCloseable {
   List<DecisionEntry> decisions(DecisionQuery query);
 
   /**
+   * The scopes (workspace, user and agent ids; no session id) that left a trace in the control
+   * plane: a write decision, a run, a session or a tool rule (workspace only); sorted, at most
+   * {@code limit}. What an inspector browses from.
+   */
+  List<Scope> scopesSeen(int limit);
+
+  /**
    * Closes the store behind it (the whole control store, whose tables the tool rules share).
    * Idempotent.
    */

@@ -21,7 +21,8 @@ final class ConfigFiles {
   /** {@code memsidecar.yaml}. */
   record MainFile(Server server, String data, String plugins, Memory memory) {
     MainFile {
-      server = requireNonNullElse(server, new Server(null, null, null, null, null, null, null));
+      server =
+          requireNonNullElse(server, new Server(null, null, null, null, null, null, null, null));
       memory =
           requireNonNullElse(
               memory, new Memory(null, null, null, null, null, null, null, null, null, null, null));
@@ -35,15 +36,20 @@ final class ConfigFiles {
       BigInteger maxQueuedCalls,
       Auth auth,
       String unixSocket,
-      Http http) {
+      Http http,
+      Inspector inspector) {
     Server {
       auth = requireNonNullElse(auth, new Auth(null));
       http = requireNonNullElse(http, new Http(null, null));
+      inspector = requireNonNullElse(inspector, new Inspector(null, null));
     }
   }
 
   /** {@code server.http}: the HTTP port (metrics), off unless a port is given. */
   record Http(String host, BigInteger port) {}
+
+  /** {@code server.inspector}: the web inspector on the HTTP port, off and read-only by default. */
+  record Inspector(Boolean enabled, Boolean writes) {}
 
   record Auth(String tokenFile) {}
 

@@ -132,12 +132,13 @@ public final class ConfigLoader {
       Path pluginsDir,
       Path unixSocket,
       Path tokenFile,
-      Integer httpPort) {
+      Integer httpPort,
+      boolean inspector) {
     /** Nothing given on the command line. */
     public static final Overrides NONE = new Overrides(null, null, null, null);
 
     public Overrides(String host, Integer port, Path dataDir, Path pluginsDir) {
-      this(host, port, dataDir, pluginsDir, null, null, null);
+      this(host, port, dataDir, pluginsDir, null, null, null, false);
     }
   }
 
@@ -193,7 +194,8 @@ public final class ConfigLoader {
         draft.authToken,
         draft.unixSocket,
         draft.httpHost == null ? draft.host : draft.httpHost,
-        draft.httpPort);
+        draft.httpPort,
+        inspector(draft));
   }
 
   /** The values being merged, starting from the embedded defaults. */
@@ -207,6 +209,8 @@ public final class ConfigLoader {
     Path unixSocket;
     String httpHost;
     Integer httpPort;
+    boolean inspector;
+    boolean inspectorWrites;
     Path dataDir;
     Path pluginsDir;
     Flags flags;
@@ -228,6 +232,25 @@ public final class ConfigLoader {
       runs = engineDefaults.runs();
       sessions = engineDefaults.sessions();
     }
+  }
+
+  /**
+   * The inspector as configured; it is served on the HTTP port, so turning it on without one is an
+   * error that says how to give one.
+   */
+  private static SidecarConfig.Inspector inspector(Draft draft) {
+    if (!draft.inspector) {
+      return SidecarConfig.Inspector.OFF;
+    }
+    if (draft.httpPort == null) {
+      throw new ConfigException(
+          "server.inspector.enabled (or --inspector) needs the HTTP port: set server.http.port in "
+              + MAIN_FILE
+              + ", --http-port N or "
+              + ENV_HTTP_PORT
+              + " (0 picks a free port)");
+    }
+    return new SidecarConfig.Inspector(true, draft.inspectorWrites);
   }
 
   // ---- memsidecar.yaml
@@ -275,6 +298,8 @@ public final class ConfigLoader {
     if (server.http().port() != null) {
       draft.httpPort = in.within("server.http.port", server.http().port(), 0, MAX_PORT, 0);
     }
+    draft.inspector = requireNonNullElse(server.inspector().enabled(), false);
+    draft.inspectorWrites = requireNonNullElse(server.inspector().writes(), false);
     String tokenFile = "server.auth.tokenFile";
     Path token = path(workspace, in, tokenFile, server.auth().tokenFile(), null);
     if (token != null) {
@@ -535,6 +560,9 @@ public final class ConfigLoader {
     }
     if (overrides.httpPort() != null) {
       draft.httpPort = checkPort(overrides.httpPort(), COMMAND_LINE_PROBLEM, "http-port");
+    }
+    if (overrides.inspector()) {
+      draft.inspector = true;
     }
     if (overrides.unixSocket() != null) {
       draft.unixSocket = workspace.resolve(overrides.unixSocket()).normalize();

@@ -21,6 +21,11 @@ import java.nio.file.Path;
  *     for none; {@link #toString} never shows it
  * @param unixSocket a Unix domain socket to listen on besides the TCP port ({@code
  *     server.unixSocket}), absolute; or null for none
+ * @param httpHost the address the HTTP port binds to ({@code server.http.host}, default {@code
+ *     host})
+ * @param httpPort the HTTP port ({@code server.http.port}), 0 for any free one, or null for none
+ * @param inspector the web inspector on the HTTP port ({@code server.inspector}); never on without
+ *     {@code httpPort}
  */
 public record SidecarConfig(
     String host,
@@ -33,7 +38,8 @@ public record SidecarConfig(
     String authToken,
     Path unixSocket,
     String httpHost,
-    Integer httpPort) {
+    Integer httpPort,
+    Inspector inspector) {
 
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 7411;
@@ -59,6 +65,10 @@ public record SidecarConfig(
       throw new IllegalArgumentException("port " + port + " is outside 0..65535");
     }
     requireNonNull(httpHost, "httpHost is null");
+    requireNonNull(inspector, "inspector is null");
+    if (inspector.enabled() && httpPort == null) {
+      throw new IllegalArgumentException("the inspector needs the HTTP port");
+    }
     if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
       throw new IllegalArgumentException("httpPort " + httpPort + " is outside 0..65535");
     }
@@ -94,6 +104,20 @@ public record SidecarConfig(
         + unixSocket
         + ", http="
         + (httpPort == null ? "off" : httpHost + ":" + httpPort)
+        + ", inspector="
+        + (inspector.enabled() ? (inspector.writes() ? "read-write" : "read-only") : "off")
         + "]";
+  }
+
+  /**
+   * The web inspector ({@code server.inspector}, {@code serve --inspector}).
+   *
+   * @param enabled whether {@code /inspector/} is served on the HTTP port
+   * @param writes whether its API may change anything (forget a memory, delete a tool rule, review
+   *     a skill candidate); false: every such call is refused with 403
+   */
+  public record Inspector(boolean enabled, boolean writes) {
+    /** Not served. */
+    public static final Inspector OFF = new Inspector(false, false);
   }
 }

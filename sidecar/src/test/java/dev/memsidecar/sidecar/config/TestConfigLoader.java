@@ -648,6 +648,44 @@ class TestConfigLoader {
         assertThrows(ConfigException.class, this::load), "server.auth.tokenFile' cannot be read");
   }
 
+  @Test
+  void theInspectorIsOffAndReadOnlyByDefault() {
+    assertEquals(SidecarConfig.Inspector.OFF, load().inspector());
+  }
+
+  @Test
+  void theInspectorIsTurnedOnInTheFileOrOnTheCommandLine() throws IOException {
+    write(
+        "memsidecar.yaml",
+        "server:\n  http: { port: 0 }\n  inspector: { enabled: true, writes: true }\n");
+    assertEquals(new SidecarConfig.Inspector(true, true), load().inspector());
+
+    write("memsidecar.yaml", "server:\n  inspector: { writes: false }\n");
+    SidecarConfig flag =
+        ConfigLoader.load(
+            workspace, Map.of(), new Overrides(null, null, null, null, null, null, 0, true));
+    assertEquals(new SidecarConfig.Inspector(true, false), flag.inspector());
+  }
+
+  @Test
+  void theInspectorWithoutAnHttpPortFailsNamingTheKeys() throws IOException {
+    write("memsidecar.yaml", "server:\n  inspector: { enabled: true }\n");
+    ConfigException e = assertThrows(ConfigException.class, this::load);
+    assertMessageContains(e, "server.inspector.enabled");
+    assertMessageContains(e, "server.http.port");
+
+    // The environment's port is enough.
+    SidecarConfig env =
+        ConfigLoader.load(workspace, Map.of("MEMSIDECAR_HTTP_PORT", "0"), Overrides.NONE);
+    assertTrue(env.inspector().enabled());
+  }
+
+  @Test
+  void anUnknownInspectorKeyFails() throws IOException {
+    write("memsidecar.yaml", "server:\n  http: { port: 0 }\n  inspector: { enable: true }\n");
+    assertMessageContains(assertThrows(ConfigException.class, this::load), "enable");
+  }
+
   private SidecarConfig load() {
     return ConfigLoader.load(workspace, Map.of(), Overrides.NONE);
   }
