@@ -47,6 +47,15 @@ public interface Dialect {
             + KNOWN.stream().map(Dialect::urlPrefix).collect(Collectors.joining(", ")));
   }
 
+  /**
+   * {@code url} with the value of every {@code password} parameter ({@code ?password=}, {@code
+   * &password=}, H2's {@code ;PASSWORD=}) replaced by {@code ***}, for a message about a URL that
+   * was refused before it could be checked for one.
+   */
+  static String withoutPasswords(String url) {
+    return url.replaceAll("(?i)([?&;]\\s*password\\s*=)[^&;]*", "$1***");
+  }
+
   /** A short name for messages and logs, and the folder of this dialect's migration scripts. */
   String name();
 
