@@ -153,6 +153,11 @@ public final class PostgresCluster implements AutoCloseable {
     }
   }
 
+  /** The folder of the server's data, socket and log; deleted by {@link #close}. */
+  public Path folder() {
+    return folder;
+  }
+
   /** The server's TCP port on 127.0.0.1. */
   public int port() {
     return port;
