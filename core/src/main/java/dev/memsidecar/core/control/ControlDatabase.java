@@ -67,6 +67,14 @@ final class ControlDatabase implements AutoCloseable {
       throw new StartupException(
           "cannot open the control store at " + jdbcUrl + ": " + e.getMessage());
     }
+    if (!settings.dialect().name().equals("h2")) {
+      // The JDBC base speaks PostgreSQL too, but the control store has no migrations for it yet.
+      throw new StartupException(
+          "cannot open the control store at "
+              + settings.url()
+              + ": it runs on H2 (jdbc:h2:) only so far, not on "
+              + settings.dialect().name());
+    }
     try {
       Database db = Database.open(settings, ControlSchema.SCHEMA);
       LOG.log(

@@ -241,7 +241,7 @@ class TestArchitecture {
   }
 
   @Test
-  void jdbcBaseUsesOnlyTheJdkH2HikariAndFlyway() {
+  void jdbcBaseUsesOnlyTheJdkH2PostgresqlHikariAndFlyway() {
     classes()
         .that()
         .resideInAPackage("dev.memsidecar.jdbc..")
@@ -251,6 +251,7 @@ class TestArchitecture {
             "java..",
             "javax.sql..",
             "org.h2..",
+            "org.postgresql..",
             "com.zaxxer.hikari..",
             "org.flywaydb..",
             "dev.memsidecar.jdbc..")

@@ -7,15 +7,19 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.ProviderContext;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 
 /**
  * The {@code langmem-sqlite} provider (alias {@code langmem}): records and their embeddings in two
  * SQL tables, after the LangMem SQLite service. By default an H2 file {@code langmem.mv.db} in the
- * profile's data directory; any H2 URL works. Other databases come with a dialect of the JDBC base
- * ({@link dev.memsidecar.jdbc.Dialect}; PostgreSQL is next); a URL of a database without one fails
- * {@link #open} with INVALID_ARGUMENT naming {@code jdbc.url}.
+ * profile's data directory; any H2 URL works, and so does a PostgreSQL one ({@code
+ * jdbc:postgresql://host:5432/database}, tested on PostgreSQL 15). Each database comes with a
+ * dialect of the JDBC base ({@link dev.memsidecar.jdbc.Dialect}); a URL of a database without one
+ * fails {@link #open} with INVALID_ARGUMENT naming {@code jdbc.url}.
  *
  * <p>Settings ({@code spec.settings}), all optional:
  *
@@ -25,10 +29,14 @@ import java.util.Set;
  *       MAX_COMPACT_TIME=0} and {@code CACHE_SIZE=4096} ({@link dev.memsidecar.jdbc.h2.H2Options}
  *       says why) and rejects a URL that sets the first two otherwise, or names no in-memory
  *       database ({@code jdbc:h2:mem:}: each pooled connection would get its own). Messages and
- *       logs show the URL as it is, so it must hold no credentials;
+ *       logs show the URL as it is, so it must hold no credentials (a PostgreSQL URL with a {@code
+ *       password} parameter is refused);
  *   <li>{@code jdbc.user}, {@code jdbc.password}: the credentials, handed to the driver apart from
  *       the URL. {@code jdbc.password} is {@linkplain #sensitiveSettings() sensitive}: the engine
  *       masks it and this provider never shows it;
+ *   <li>{@code jdbc.passwordFile}: instead of {@code jdbc.password}, a file holding the password (a
+ *       mounted Kubernetes Secret, say), read when the store opens; line breaks at its end are not
+ *       part of the password. Setting both is INVALID_ARGUMENT;
  *   <li>{@code pool.size}: connections kept open, 1..{@value #MAX_POOL_SIZE}, default {@value
  *       #DEFAULT_POOL_SIZE}.
  * </ul>
@@ -44,11 +52,12 @@ public final class LangMemSqliteProvider implements MemoryProvider {
   public static final String URL = "jdbc.url";
   public static final String USER = "jdbc.user";
   public static final String PASSWORD = "jdbc.password";
+  public static final String PASSWORD_FILE = "jdbc.passwordFile";
   public static final String POOL_SIZE = "pool.size";
   public static final int DEFAULT_POOL_SIZE = 4;
   public static final int MAX_POOL_SIZE = 64;
 
-  private static final Set<String> KNOWN = Set.of(URL, USER, PASSWORD, POOL_SIZE);
+  private static final Set<String> KNOWN = Set.of(URL, USER, PASSWORD, PASSWORD_FILE, POOL_SIZE);
 
   /** For {@link java.util.ServiceLoader}. */
   public LangMemSqliteProvider() {}
@@ -88,9 +97,45 @@ public final class LangMemSqliteProvider implements MemoryProvider {
         url,
         settingField(URL),
         context.stringSetting(USER, null),
-        context.stringSetting(PASSWORD, null),
+        password(context),
         context.intSetting(POOL_SIZE, DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
         context.embedder());
+  }
+
+  /** {@code jdbc.password}, or the content of {@code jdbc.passwordFile}, or null. */
+  private static String password(ProviderContext context) {
+    String password = context.stringSetting(PASSWORD, null);
+    String file = context.stringSetting(PASSWORD_FILE, null);
+    if (file == null) {
+      return password;
+    }
+    String field = settingField(PASSWORD_FILE);
+    String profile = "profile '" + context.profileId() + "': ";
+    if (password != null) {
+      throw MemoryException.invalidArgument(
+          field, profile + "set " + PASSWORD + " or " + PASSWORD_FILE + ", not both");
+    }
+    String read;
+    try {
+      read = Files.readString(Path.of(file), StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      throw MemoryException.invalidArgument(
+          field,
+          profile
+              + "cannot read "
+              + PASSWORD_FILE
+              + " "
+              + file
+              + " ("
+              + e.getClass().getSimpleName()
+              + ")");
+    }
+    read = read.replaceAll("[\\r\\n]+$", "");
+    if (read.isEmpty()) {
+      throw MemoryException.invalidArgument(
+          field, profile + PASSWORD_FILE + " " + file + " is empty");
+    }
+    return read;
   }
 
   /** {@code jdbc:h2:file:<dataDirectory>/langmem}, the directory made absolute. */

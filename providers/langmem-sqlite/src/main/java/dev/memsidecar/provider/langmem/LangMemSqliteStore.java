@@ -249,12 +249,16 @@ final class LangMemSqliteStore implements MemoryStore {
     try {
       settings = Database.Settings.forUrl(describe(profileId), url, null, user, password, poolSize);
     } catch (IllegalArgumentException e) {
-      throw MemoryException.invalidArgument(urlField, cannotOpen(url, profileId, e.getMessage()));
+      throw MemoryException.invalidArgument(
+          urlField, cannotOpen(Dialect.withoutPasswords(url), profileId, e.getMessage()));
     }
     Database db = null;
     try {
       db = Database.open(settings, Schema.SCHEMA);
-      db.call(c -> Reembedding.run(c, embedder, profileId));
+      if (!db.call(c -> Reembedding.isDone(c, embedder))) {
+        // Another process opening the same database (PostgreSQL) may be at it too: one at a time.
+        db.callExclusively(Schema.EMBEDDER, c -> Reembedding.run(c, embedder, profileId));
+      }
     } catch (SQLException e) {
       closeQuietly(db);
       throw MemoryException.unavailable(
@@ -339,6 +343,7 @@ final class LangMemSqliteStore implements MemoryStore {
   public void put(MemoryRecord record) {
     requireNonNull(record, "record is null");
     RecordRows.checkTimes(record);
+    RecordRows.checkText(record, db.dialect());
     ensureOpen();
     boolean active = record.status() == MemoryStatus.ACTIVE;
     float[] vector = active ? indexedVector(record) : null;

@@ -8,12 +8,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Validity;
+import dev.memsidecar.jdbc.Dialect;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -169,6 +171,42 @@ final class RecordRows {
     toNanos(r.updateTime(), "update_time");
     if (r.expireTime() != null) {
       toNanos(r.expireTime(), "expire_time");
+    }
+  }
+
+  /**
+   * Fails with INVALID_ARGUMENT, naming the field, if a text of {@code r} is one the database
+   * cannot hold as it is ({@link Dialect#unstorableText}: a NUL character or an unpaired surrogate
+   * on PostgreSQL); on H2 every text passes. Each tag, source ref, metadata key and value counts,
+   * not only the JSON they are stored as, so a record is storable or not by the same rule in every
+   * field.
+   */
+  static void checkText(MemoryRecord r, Dialect dialect) {
+    checkText(dialect, r, "profile", "profile", r.profile());
+    checkText(dialect, r, "content", "content", r.content());
+    checkText(dialect, r, "summary", "summary", r.summary());
+    checkText(dialect, r, "context", "context", r.context());
+    checkText(dialect, r, "sensitivity", "sensitivity", r.sensitivity());
+    for (int i = 0; i < r.tags().size(); i++) {
+      checkText(dialect, r, "tags", "tag " + i, r.tags().get(i));
+    }
+    for (int i = 0; i < r.sourceRefs().size(); i++) {
+      checkText(dialect, r, "source_refs", "source ref " + i, r.sourceRefs().get(i));
+    }
+    for (Map.Entry<String, String> e : r.metadata().entrySet()) {
+      checkText(dialect, r, "metadata", "a metadata key", e.getKey());
+      if (dialect.unstorableText(e.getKey()) == null) {
+        checkText(dialect, r, "metadata", "metadata " + Ids.quote(e.getKey()), e.getValue());
+      }
+    }
+  }
+
+  private static void checkText(
+      Dialect dialect, MemoryRecord r, String field, String what, String text) {
+    String why = dialect.unstorableText(text);
+    if (why != null) {
+      throw MemoryException.invalidArgument(
+          field, "record '" + r.id() + "': " + what + " holds " + why);
     }
   }
 

@@ -33,6 +33,10 @@ import java.util.concurrent.TimeUnit;
  * cannot be read (missing, or not written by this provider) is left empty under this embedder's
  * name, as a migration leaves an unreadable vector: embedded again whenever its namespace is
  * indexed. Progress is logged about every {@value #PROGRESS_SECONDS} s.
+ *
+ * <p>Stores of several processes may open one PostgreSQL database at once: the store runs this
+ * under the database's migration lock ({@link Database#callExclusively}), and this looks at {@code
+ * langmem_embedder} again first, so the second finds the work done.
  */
 final class Reembedding {
   /** Records embedded per {@link Embedder#embedAll} call and written per transaction. */
@@ -145,6 +149,11 @@ final class Reembedding {
                   millis));
     }
     return done;
+  }
+
+  /** Whether {@code langmem_embedder} says every vector is {@code embedder}'s: nothing to do. */
+  static boolean isDone(Connection c, Embedder embedder) throws SQLException {
+    return madeBy(c, embedder.name(), embedder.dimensions());
   }
 
   /** Whether {@code langmem_embedder} says every vector is this embedder's. */

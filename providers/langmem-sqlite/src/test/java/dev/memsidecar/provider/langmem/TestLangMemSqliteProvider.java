@@ -153,10 +153,10 @@ class TestLangMemSqliteProvider {
     MemoryException e =
         assertThrows(
             MemoryException.class,
-            () -> Fixtures.open(dir, Map.of("jdbc.url", "jdbc:postgresql://h/db")));
+            () -> Fixtures.open(dir, Map.of("jdbc.url", "jdbc:mysql://h/db")));
     assertEquals(MemoryException.Code.INVALID_ARGUMENT, e.code());
     assertEquals("spec.settings.jdbc.url", e.field());
-    assertTrue(e.getMessage().contains("jdbc:postgresql:"), e.getMessage());
-    assertTrue(e.getMessage().contains("supported: jdbc:h2:"), e.getMessage());
+    assertTrue(e.getMessage().contains("jdbc:mysql:"), e.getMessage());
+    assertTrue(e.getMessage().contains("supported: jdbc:h2:, jdbc:postgresql:"), e.getMessage());
   }
 }

@@ -101,6 +101,7 @@ public final class Database implements AutoCloseable {
   }
 
   private final Settings settings;
+  private final DataSource unpooled;
   private final HikariDataSource pool;
   private final Connection keeper;
   private final Housekeeping housekeeping;
@@ -108,11 +109,13 @@ public final class Database implements AutoCloseable {
 
   private Database(
       Settings settings,
+      DataSource unpooled,
       HikariDataSource pool,
       Connection keeper,
       Housekeeping housekeeping,
       int migratedFrom) {
     this.settings = settings;
+    this.unpooled = unpooled;
     this.keeper = keeper;
     this.pool = pool;
     this.housekeeping = housekeeping;
@@ -137,7 +140,7 @@ public final class Database implements AutoCloseable {
       pool = pool(settings, unpooled);
       int found = SchemaMigrator.migrate(unpooled, dialect, schema, settings.name());
       Housekeeping housekeeping = dialect.startHousekeeping(keeper, settings.name());
-      return new Database(settings, pool, keeper, housekeeping, found);
+      return new Database(settings, unpooled, pool, keeper, housekeeping, found);
     } catch (SQLException | RuntimeException | Error e) {
       if (pool != null) {
         pool.close();
@@ -195,6 +198,18 @@ public final class Database implements AutoCloseable {
   public <T> T call(Work<T> work) throws SQLException {
     try (Connection c = borrow()) {
       return work.run(c);
+    }
+  }
+
+  /**
+   * {@link #call} holding the dialect's {@linkplain Dialect#lockMigrations migration lock} named
+   * {@code name}, for work at open that two processes must not do at once (re-embedding every
+   * vector, say); it should look again at what is to do once it runs. The lock has a connection of
+   * its own, not one of the pool's.
+   */
+  public <T> T callExclusively(String name, Work<T> work) throws SQLException {
+    try (MigrationLock lock = settings.dialect().lockMigrations(unpooled, name, settings.name())) {
+      return call(work);
     }
   }
 

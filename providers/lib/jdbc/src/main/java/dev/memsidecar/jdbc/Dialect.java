@@ -1,6 +1,7 @@
 package dev.memsidecar.jdbc;
 
 import dev.memsidecar.jdbc.h2.H2Dialect;
+import dev.memsidecar.jdbc.postgresql.PostgresDialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -16,14 +17,14 @@ import javax.sql.DataSource;
  * its own migration scripts ({@link VersionedSchema#location}), so a schema's DDL is written once
  * per database in that database's own SQL.
  *
- * <p>Only {@link H2Dialect} exists today. A PostgreSQL dialect adds a class, an entry in {@link
- * #KNOWN} and a {@code postgresql} folder of scripts beside each store's {@code h2} one.
+ * <p>Two exist: {@link H2Dialect} and {@link PostgresDialect}. Another database adds a class, an
+ * entry in {@link #KNOWN} and a folder of scripts beside each store's {@code h2} one.
  * Implementations are stateless and thread-safe.
  */
 public interface Dialect {
 
   /** Every dialect, in the order {@link #forUrl} tries them. */
-  List<Dialect> KNOWN = List.of(new H2Dialect());
+  List<Dialect> KNOWN = List.of(new H2Dialect(), new PostgresDialect());
 
   /**
    * The dialect of a JDBC URL.
@@ -44,6 +45,15 @@ public interface Dialect {
             + shown.toLowerCase(Locale.ROOT)
             + " URLs; supported: "
             + KNOWN.stream().map(Dialect::urlPrefix).collect(Collectors.joining(", ")));
+  }
+
+  /**
+   * {@code url} with the value of every {@code password} parameter ({@code ?password=}, {@code
+   * &password=}, H2's {@code ;PASSWORD=}) replaced by {@code ***}, for a message about a URL that
+   * was refused before it could be checked for one.
+   */
+  static String withoutPasswords(String url) {
+    return url.replaceAll("(?i)([?&;]\\s*password\\s*=)[^&;]*", "$1***");
   }
 
   /** A short name for messages and logs, and the folder of this dialect's migration scripts. */
@@ -87,6 +97,29 @@ public interface Dialect {
    * keyColumns}; its parameters are {@code columns} in order.
    */
   String upsert(String table, List<String> columns, List<String> keyColumns);
+
+  /**
+   * Why this database cannot store {@code text} in a text column as it is, naming the character and
+   * its index, or null when it can. A store checks what it writes with it, so the caller hears
+   * which field is at fault instead of a data exception or, worse, a silently changed value. Every
+   * text by default (H2 keeps a Java string as it is).
+   */
+  default String unstorableText(String text) {
+    return null;
+  }
+
+  /**
+   * Takes the lock under which the schema {@code name} (its history table's name) is migrated,
+   * waiting for another process that holds it ({@link SchemaMigrator}); {@link MigrationLock#NONE}
+   * where only one process can open the database.
+   *
+   * @param source opens the lock's own connection
+   * @param database what log lines call the database
+   */
+  default MigrationLock lockMigrations(DataSource source, String name, String database)
+      throws SQLException {
+    return MigrationLock.NONE;
+  }
 
   /** Whether {@code e} says an insert met an existing primary or unique key. */
   default boolean isDuplicateKey(SQLException e) {

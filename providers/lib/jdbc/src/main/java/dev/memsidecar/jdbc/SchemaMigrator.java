@@ -46,8 +46,12 @@ import org.flywaydb.core.api.output.MigrateResult;
  * and its listing of the scripts cost CPU at every start and there is nothing for it to do (a
  * sidecar on a 5,000-record data folder used 3.1 s of CPU to {@code listening} before Flyway, 4.0 s
  * with Flyway at every open of its three databases, 3.2 s with this shortcut). Flyway checks the
- * scripts against the history (their checksums) whenever it runs. Not thread-safe: one store opens
- * its database once.
+ * scripts against the history (their checksums) whenever it runs.
+ *
+ * <p>Otherwise the migration runs under the dialect's {@link Dialect#lockMigrations lock}, and
+ * looks at the tables again once it holds it: on PostgreSQL several processes may open one database
+ * at once, and the first to get the lock migrates while the others wait and then find the schema
+ * current. Not thread-safe within one process: one store opens its database once.
  */
 final class SchemaMigrator {
   private static final System.Logger LOG = System.getLogger(SchemaMigrator.class.getName());
@@ -64,6 +68,30 @@ final class SchemaMigrator {
    *     which migration failed)
    */
   static int migrate(DataSource source, Dialect dialect, VersionedSchema schema, String database)
+      throws SQLException {
+    try (Connection c = source.getConnection()) {
+      if (isCurrent(c, schema)) {
+        return schema.version();
+      }
+    }
+    // Another process may be migrating the same database (PostgreSQL): wait for it, then look
+    // again; it may have done all there was to do.
+    try (MigrationLock lock = dialect.lockMigrations(source, schema.historyTable(), database)) {
+      return migrateHoldingLock(source, dialect, schema, database);
+    }
+  }
+
+  /** Whether the legacy table and the history both say the schema's version, none failed. */
+  private static boolean isCurrent(Connection c, VersionedSchema schema) throws SQLException {
+    Set<String> tables = tablesPresent(c, schema);
+    return tables.contains(upper(schema.legacyVersionTable()))
+        && tables.contains(upper(schema.historyTable()))
+        && legacyVersion(c, schema) == schema.version()
+        && historyIsAt(c, schema);
+  }
+
+  private static int migrateHoldingLock(
+      DataSource source, Dialect dialect, VersionedSchema schema, String database)
       throws SQLException {
     Integer legacy;
     boolean history;

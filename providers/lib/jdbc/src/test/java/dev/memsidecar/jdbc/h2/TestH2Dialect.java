@@ -17,9 +17,10 @@ class TestH2Dialect {
     assertEquals("h2", Dialect.forUrl("jdbc:h2:file:/x").name());
     assertEquals("h2", Dialect.forUrl("JDBC:H2:mem:x").name());
     IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class, () -> Dialect.forUrl("jdbc:PostgreSQL://h/db"));
-    assertEquals("no SQL dialect for jdbc:postgresql: URLs; supported: jdbc:h2:", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Dialect.forUrl("jdbc:MySQL://h/db"));
+    assertEquals(
+        "no SQL dialect for jdbc:mysql: URLs; supported: jdbc:h2:, jdbc:postgresql:",
+        e.getMessage());
   }
 
   @Test

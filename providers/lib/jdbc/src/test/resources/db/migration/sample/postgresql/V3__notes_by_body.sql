@@ -1,0 +1,1 @@
+CREATE INDEX IF NOT EXISTS notes_by_body ON notes (body);
