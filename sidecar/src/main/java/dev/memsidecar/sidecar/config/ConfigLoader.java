@@ -303,7 +303,7 @@ public final class ConfigLoader {
     String tokenFile = "server.auth.tokenFile";
     Path token = path(workspace, in, tokenFile, server.auth().tokenFile(), null);
     if (token != null) {
-      draft.authToken = readToken(token, in, tokenFile);
+      draft.authToken = readToken(token, tokenFile, in::invalid);
     }
     draft.dataDir = path(workspace, in, "data", main.data(), draft.dataDir);
     draft.pluginsDir = path(workspace, in, "plugins", main.plugins(), draft.pluginsDir);
@@ -568,19 +568,11 @@ public final class ConfigLoader {
       draft.unixSocket = workspace.resolve(overrides.unixSocket()).normalize();
     }
     if (overrides.tokenFile() != null) {
-      Path file = workspace.resolve(overrides.tokenFile()).normalize();
-      String text;
-      try {
-        text = Files.readString(file, StandardCharsets.UTF_8);
-      } catch (IOException | RuntimeException e) {
-        throw COMMAND_LINE_PROBLEM.at(
-            "token-file", "cannot be read: " + file + " (" + e.getMessage() + ")");
-      }
       draft.authToken =
-          checkToken(
-              text.strip(),
+          readToken(
+              workspace.resolve(overrides.tokenFile()).normalize(),
               "token-file",
-              (k, problem) -> COMMAND_LINE_PROBLEM.at(k, "holds a token that " + problem));
+              COMMAND_LINE_PROBLEM);
     }
   }
 
@@ -612,15 +604,14 @@ public final class ConfigLoader {
   // ---- shared checks
 
   /** The token in {@code file} (surrounding whitespace, such as a final newline, dropped). */
-  private static String readToken(Path file, YamlBinding in, String key) {
+  private static String readToken(Path file, String key, Problem problem) {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException | RuntimeException e) {
-      throw in.invalid(key, "cannot be read: " + file + " (" + e.getMessage() + ")");
+      throw problem.at(key, "cannot be read: " + file + " (" + e.getMessage() + ")");
     }
-    return checkToken(
-        text.strip(), key, (k, problem) -> in.invalid(k, "holds a token that " + problem));
+    return checkToken(text.strip(), key, (k, p) -> problem.at(k, "holds a token that " + p));
   }
 
   /** {@code token} if it is 16..1024 printable ASCII characters; never shown in a message. */
