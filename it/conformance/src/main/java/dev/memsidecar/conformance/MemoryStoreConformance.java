@@ -144,10 +144,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>One file on purpose (it is over 800 lines): the kit is one abstract suite that a provider
  * extends with one factory method, as Lucene's {@code BaseKnnVectorsFormatTestCase} is; JUnit finds
  * inherited tests on the class the provider names, and splitting them into several base classes
- * would make every provider write one test class per part.
- *
- * <p>One file on purpose: it is the whole contract a provider author runs by extending one class;
- * its tests are grouped by SPI method in the order of {@code MemoryStore}.
+ * would make every provider write one test class per part. Its tests are grouped by SPI method in
+ * the order of {@code MemoryStore}.
  */
 @ExtendWith(SeedReporter.class)
 public abstract class MemoryStoreConformance {

@@ -87,11 +87,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * every change to the three happens in {@link #commitBatch} and {@link #apply}, on the committer's
  * thread, in commit order, and the vector worker, the recovery at open and the index load each rely
  * on that order. The parts that stand alone are their own classes ({@link VectorBacklog}, {@link
- * GroupCommitter}, {@link NamespaceIndexCache}, {@link RecordRows}, {@link Reembedding}).
- *
- * <p>One file on purpose: every SPI method here is one transaction over the same tables and the
- * same in-memory index, whose consistency rules (write the row, then the index, under one lock)
- * read best in one place; the index itself, the schema and the SQL dialect live apart.
+ * GroupCommitter}, {@link NamespaceIndexCache}, {@link RecordRows}, {@link Reembedding}), as do the
+ * index itself ({@code HybridIndex}), the schema and the SQL dialect.
  */
 final class LangMemSqliteStore implements MemoryStore {
   static final int INDEXED_NAMESPACES = 256;
