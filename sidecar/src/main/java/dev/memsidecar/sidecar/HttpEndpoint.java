@@ -74,16 +74,13 @@ final class HttpEndpoint implements AutoCloseable {
         return;
       }
       if (token != null && !authorized(exchange)) {
-        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-        boolean api = inspector != null && path.startsWith(Inspector.API);
-        send(
-            exchange,
-            401,
-            api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
-            api
-                ? "{\"error\": {\"code\": \"UNAUTHENTICATED\", \"message\": \"a bearer token is"
-                    + " required\"}}\n"
-                : "a bearer token is required\n");
+        if (inspector != null && path.startsWith(Inspector.API)) {
+          // The API's own error shape, as for every other refusal it makes.
+          Inspector.sendError(exchange, 401, "UNAUTHENTICATED", "a bearer token is required");
+        } else {
+          exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+          send(exchange, 401, "text/plain; charset=utf-8", "a bearer token is required\n");
+        }
         return;
       }
       if (inspector != null && path.startsWith(Inspector.API)) {

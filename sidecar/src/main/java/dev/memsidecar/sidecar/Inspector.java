@@ -555,7 +555,8 @@ final class Inspector implements AutoCloseable {
     };
   }
 
-  private static void sendError(HttpExchange exchange, int status, String code, String message)
+  /** An API error: {@code {"error": {"code": ..., "message": ...}}}, with the challenge on 401. */
+  static void sendError(HttpExchange exchange, int status, String code, String message)
       throws IOException {
     if (status == 401) {
       exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
