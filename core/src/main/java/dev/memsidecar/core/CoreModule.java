@@ -14,6 +14,7 @@ import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.core.config.EngineConfig;
+import dev.memsidecar.core.config.SharedStore;
 import dev.memsidecar.core.control.ControlStore;
 import dev.memsidecar.core.control.H2ControlStore;
 import dev.memsidecar.core.curated.CuratedMemory;
@@ -210,7 +211,10 @@ public final class CoreModule extends AbstractModule {
   @Provides
   @Singleton
   ControlStore controlStore() {
-    return H2ControlStore.open(config.dataDir());
+    SharedStore store = config.store();
+    return store == null
+        ? H2ControlStore.open(config.dataDir())
+        : H2ControlStore.open(store.url(), store.credentials());
   }
 
   @Provides

@@ -19,6 +19,8 @@ import java.util.List;
  *     keeps none ({@code memory.deepagentsMem.provider}), or {@code null} for none
  * @param runs how BeginRun and EndRun behave
  * @param sessions how sessions are kept
+ * @param store the one database of everything the sidecar persists ({@code memory.store.*}), or
+ *     {@code null} for the embedded H2 files in {@code dataDir}
  */
 public record EngineConfig(
     Path dataDir,
@@ -30,7 +32,8 @@ public record EngineConfig(
     Path pluginsDir,
     String filesProvider,
     RunConfig runs,
-    SessionConfig sessions) {
+    SessionConfig sessions,
+    SharedStore store) {
 
   public static final double DEFAULT_GATE_THRESHOLD = 7.0;
   public static final String DEFAULT_EMBEDDER = "bge-small-en";
@@ -67,7 +70,8 @@ public record EngineConfig(
         pluginsDir,
         filesProvider,
         runs,
-        SessionConfig.DEFAULT);
+        SessionConfig.DEFAULT,
+        null);
   }
 
   /**

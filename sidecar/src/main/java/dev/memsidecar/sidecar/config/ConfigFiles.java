@@ -25,7 +25,8 @@ final class ConfigFiles {
           requireNonNullElse(server, new Server(null, null, null, null, null, null, null, null));
       memory =
           requireNonNullElse(
-              memory, new Memory(null, null, null, null, null, null, null, null, null, null, null));
+              memory,
+              new Memory(null, null, null, null, null, null, null, null, null, null, null, null));
     }
   }
 
@@ -64,7 +65,8 @@ final class ConfigFiles {
       Extractor extractor,
       Runs runs,
       ToolRules toolRules,
-      Sessions sessions) {
+      Sessions sessions,
+      Store store) {
     Memory {
       deepagentsMem = requireNonNullElse(deepagentsMem, new FilesPath(null, null, null));
       langMem = requireNonNullElse(langMem, new RecordsPath(null, null));
@@ -76,6 +78,7 @@ final class ConfigFiles {
       runs = requireNonNullElse(runs, new Runs(null, null));
       toolRules = requireNonNullElse(toolRules, new ToolRules(null));
       sessions = requireNonNullElse(sessions, new Sessions(null));
+      store = requireNonNullElse(store, new Store(null, null, null));
     }
   }
 
@@ -132,6 +135,9 @@ final class ConfigFiles {
 
   /** {@code memory.sessions}. */
   record Sessions(BigInteger retentionDays) {}
+
+  /** {@code memory.store}: the one database of everything the sidecar persists. */
+  record Store(String url, String user, String passwordFile) {}
 
   /** One {@code kind: Memory} document of {@code config/memory/*.yaml}. */
   record MemoryDocument(String apiVersion, String kind, Metadata metadata, Spec spec) {

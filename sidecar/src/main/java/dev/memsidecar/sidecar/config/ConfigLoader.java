@@ -13,6 +13,7 @@ import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.config.SessionConfig;
+import dev.memsidecar.core.config.SharedStore;
 import dev.memsidecar.sidecar.config.ConfigFiles.Extractor;
 import dev.memsidecar.sidecar.config.ConfigFiles.FilesPath;
 import dev.memsidecar.sidecar.config.ConfigFiles.MainFile;
@@ -98,6 +99,15 @@ public final class ConfigLoader {
   /** The HTTP port (metrics); beats {@code server.http.port}. */
   public static final String ENV_HTTP_PORT = "MEMSIDECAR_HTTP_PORT";
 
+  /** The shared store's JDBC URL ({@code memory.store.url}); beats the file. */
+  public static final String ENV_STORE_URL = "MEMSIDECAR_STORE_URL";
+
+  /** The shared store's user ({@code memory.store.user}); beats the file. */
+  public static final String ENV_STORE_USER = "MEMSIDECAR_STORE_USER";
+
+  /** The shared store's password; beats {@code memory.store.passwordFile}. */
+  public static final String ENV_STORE_PASSWORD = "MEMSIDECAR_STORE_PASSWORD";
+
   /** The shortest bearer token accepted. */
   public static final int MIN_TOKEN_CHARS = 16;
 
@@ -170,6 +180,14 @@ public final class ConfigLoader {
     List<ProfileSpec> active = readMainFile(workspace, yaml, draft, profiles);
     applyEnvironment(workspace, env, draft);
     applyOverrides(workspace, overrides, draft);
+    SharedStore store = sharedStore(draft);
+    if (store != null) {
+      try {
+        active = store.applyTo(active);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("memory.store.url: " + e.getMessage());
+      }
+    }
 
     EngineConfig engine =
         new EngineConfig(
@@ -182,7 +200,8 @@ public final class ConfigLoader {
             draft.pluginsDir,
             draft.filesProvider,
             draft.runs,
-            draft.sessions);
+            draft.sessions,
+            store);
     return new SidecarConfig(
         draft.host,
         draft.port,
@@ -220,6 +239,10 @@ public final class ConfigLoader {
     String filesProvider;
     RunConfig runs;
     SessionConfig sessions;
+    String storeUrl;
+    String storeUrlKey;
+    String storeUser;
+    String storePassword;
 
     Draft(Path dataDir) {
       this.dataDir = dataDir;
@@ -350,6 +373,19 @@ public final class ConfigLoader {
                 0,
                 SessionConfig.MAX_RETENTION_DAYS,
                 draft.sessions.retentionDays()));
+
+    ConfigFiles.Store store = memory.store();
+    String storeUrl = in.nonBlank("memory.store.url", store.url());
+    if (storeUrl != null) {
+      draft.storeUrl = storeUrl.strip();
+      draft.storeUrlKey = MAIN_FILE + ": memory.store.url";
+    }
+    draft.storeUser = in.nonBlank("memory.store.user", store.user());
+    String passwordKey = "memory.store.passwordFile";
+    Path passwordFile = path(workspace, in, passwordKey, store.passwordFile(), null);
+    if (passwordFile != null) {
+      draft.storePassword = readPassword(passwordFile, passwordKey, in::invalid);
+    }
 
     List<String> refs = memory.refs();
     if (refs == null) {
@@ -524,6 +560,19 @@ public final class ConfigLoader {
     if (token != null) {
       draft.authToken = checkToken(token, ENV_AUTH_TOKEN, ENVIRONMENT_PROBLEM);
     }
+    String storeUrl = envValue(env, ENV_STORE_URL);
+    if (storeUrl != null) {
+      draft.storeUrl = storeUrl;
+      draft.storeUrlKey = ENVIRONMENT + ": " + ENV_STORE_URL;
+    }
+    String storeUser = envValue(env, ENV_STORE_USER);
+    if (storeUser != null) {
+      draft.storeUser = storeUser;
+    }
+    String storePassword = env.get(ENV_STORE_PASSWORD);
+    if (storePassword != null && !storePassword.isEmpty()) {
+      draft.storePassword = storePassword;
+    }
     String capture = envValue(env, ENV_TOOL_MEMORY_CAPTURE);
     if (capture != null) {
       boolean on =
@@ -599,6 +648,63 @@ public final class ConfigLoader {
       throw problem.at(key, "must be in 0.." + MAX_PORT + ", got " + port);
     }
     return port;
+  }
+
+  // ---- the shared store
+
+  /**
+   * The shared store the draft names, or null; a user or password without a URL, or a URL that is
+   * not PostgreSQL's or carries a password, is an error naming where the URL came from.
+   */
+  private static SharedStore sharedStore(Draft draft) {
+    if (draft.storeUrl == null) {
+      if (draft.storeUser != null || draft.storePassword != null) {
+        throw new ConfigException(
+            "memory.store.user and the store's password need memory.store.url (or "
+                + ENV_STORE_URL
+                + "): the database they are for");
+      }
+      return null;
+    }
+    String url = draft.storeUrl;
+    String where = draft.storeUrlKey;
+    if (!url.startsWith(SharedStore.URL_PREFIX)) {
+      throw new ConfigException(
+          where
+              + " must be a PostgreSQL JDBC URL such as"
+              + " jdbc:postgresql://db:5432/memsidecar, got '"
+              + YamlBinding.shown(maskPassword(url))
+              + "' (without it the sidecar keeps its embedded H2 files)");
+    }
+    if (url.toLowerCase(Locale.ROOT).matches("(?s).*[?&]password=.*")) {
+      throw new ConfigException(
+          where
+              + " must not carry the password ("
+              + maskPassword(url)
+              + "): give it in memory.store.passwordFile or "
+              + ENV_STORE_PASSWORD);
+    }
+    return new SharedStore(url, draft.storeUser, draft.storePassword);
+  }
+
+  /** {@code url} with the value of a {@code password} parameter as {@code ***}. */
+  private static String maskPassword(String url) {
+    return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+  }
+
+  /** The password in {@code file}, its final line breaks dropped; never shown in a message. */
+  private static String readPassword(Path file, String key, Problem problem) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      throw problem.at(key, "cannot be read: " + file + " (" + e.getClass().getSimpleName() + ")");
+    }
+    text = text.replaceAll("[\\r\\n]+$", "");
+    if (text.isEmpty()) {
+      throw problem.at(key, "is empty: " + file);
+    }
+    return text;
   }
 
   // ---- shared checks

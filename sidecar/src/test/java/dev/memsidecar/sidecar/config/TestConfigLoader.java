@@ -12,6 +12,7 @@ import dev.memsidecar.core.config.Maintenance;
 import dev.memsidecar.core.config.MaintenanceSchedule;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.ScopeKind;
+import dev.memsidecar.core.config.SharedStore;
 import dev.memsidecar.sidecar.config.ConfigLoader.Overrides;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -684,6 +685,151 @@ class TestConfigLoader {
   void anUnknownInspectorKeyFails() throws IOException {
     write("memsidecar.yaml", "server:\n  http: { port: 0 }\n  inspector: { enable: true }\n");
     assertMessageContains(assertThrows(ConfigException.class, this::load), "enable");
+  }
+
+  @Test
+  void sharedStoreFromTheFileGoesToEveryLangMemProfileInASchemaOfItsOwn() throws IOException {
+    write("secrets/db", "s3cret-pass\n");
+    write(
+        "memsidecar.yaml",
+        """
+        memory:
+          store:
+            url: jdbc:postgresql://db:5432/memsidecar
+            user: ms
+            passwordFile: secrets/db
+        """);
+    write(
+        "config/memory/files.yaml",
+        """
+        apiVersion: memsidecar.dev/v1
+        kind: Memory
+        metadata: { name: notes }
+        spec: { provider: deepagents-files, profile: user }
+        ---
+        apiVersion: memsidecar.dev/v1
+        kind: Memory
+        metadata: { name: Team-Notes }
+        spec: { provider: langmem, profile: workspace }
+        ---
+        apiVersion: memsidecar.dev/v1
+        kind: Memory
+        metadata: { name: own }
+        spec:
+          profile: agent
+          settings: { jdbc.url: "jdbc:h2:file:/elsewhere/own" }
+        """);
+
+    SidecarConfig config = load();
+
+    SharedStore store = config.engine().store();
+    assertEquals(
+        new SharedStore("jdbc:postgresql://db:5432/memsidecar", "ms", "s3cret-pass"), store);
+    assertFalse(store.toString().contains("s3cret"), store::toString);
+    Map<String, ProfileSpec> byId = new java.util.HashMap<>();
+    config.engine().profiles().forEach(p -> byId.put(p.id(), p));
+    assertEquals(
+        Map.of(
+            "jdbc.url", "jdbc:postgresql://db:5432/memsidecar",
+            "jdbc.schema", "langmem_user",
+            "jdbc.user", "ms",
+            "jdbc.password", "s3cret-pass"),
+        byId.get("user").settings());
+    assertEquals("langmem_workspace", byId.get("workspace").settings().get("jdbc.schema"));
+    assertEquals("langmem_team_notes", byId.get("Team-Notes").settings().get("jdbc.schema"));
+    assertEquals(Map.of(), byId.get("notes").settings());
+    assertEquals(Map.of("jdbc.url", "jdbc:h2:file:/elsewhere/own"), byId.get("own").settings());
+  }
+
+  @Test
+  void sharedStoreFromTheEnvironmentBeatsTheFile() throws IOException {
+    write("memsidecar.yaml", "memory:\n  store:\n    url: jdbc:postgresql://file:5432/a\n");
+
+    SidecarConfig config =
+        ConfigLoader.load(
+            workspace,
+            Map.of(
+                "MEMSIDECAR_STORE_URL", "jdbc:postgresql://env:5432/b",
+                "MEMSIDECAR_STORE_USER", "envuser",
+                "MEMSIDECAR_STORE_PASSWORD", " spaced pass "),
+            Overrides.NONE);
+
+    assertEquals(
+        new SharedStore("jdbc:postgresql://env:5432/b", "envuser", " spaced pass "),
+        config.engine().store());
+    assertEquals(
+        new SharedStore("jdbc:postgresql://file:5432/a", null, null), load().engine().store());
+  }
+
+  @Test
+  void noSharedStoreByDefault() {
+    assertEquals(null, load().engine().store());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "jdbc:mysql://db/x|MEMSIDECAR_STORE_URL must be a PostgreSQL JDBC URL",
+        "jdbc:postgresql://db/x?user=a&password=hunter2|must not carry the password",
+        "jdbc:postgresql://db/x?PASSWORD=hunter2|PASSWORD=***"
+      })
+  void badSharedStoreUrlsAreRefusedWithoutShowingAPassword(String url, String expected) {
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                ConfigLoader.load(workspace, Map.of("MEMSIDECAR_STORE_URL", url), Overrides.NONE));
+    assertMessageContains(e, expected);
+    assertFalse(e.getMessage().contains("hunter2"), e::getMessage);
+  }
+
+  @Test
+  void sharedStoreCredentialsNeedAUrl() {
+    assertMessageContains(
+        assertThrows(
+            ConfigException.class,
+            () ->
+                ConfigLoader.load(
+                    workspace, Map.of("MEMSIDECAR_STORE_PASSWORD", "pw"), Overrides.NONE)),
+        "need memory.store.url");
+  }
+
+  @Test
+  void anUnreadableOrEmptyPasswordFileIsAnErrorThatNeverShowsItsContent() throws IOException {
+    write(
+        "memsidecar.yaml",
+        "memory:\n  store:\n    url: jdbc:postgresql://db/x\n    passwordFile: pw\n");
+    assertMessageContains(
+        assertThrows(ConfigException.class, this::load), "memory.store.passwordFile");
+    write("pw", "\n");
+    assertMessageContains(assertThrows(ConfigException.class, this::load), "is empty");
+  }
+
+  @Test
+  void twoProfilesThatWouldShareASchemaAreAnError() throws IOException {
+    write(
+        "config/memory/two.yaml",
+        """
+        apiVersion: memsidecar.dev/v1
+        kind: Memory
+        metadata: { name: a-b }
+        spec: { profile: user }
+        ---
+        apiVersion: memsidecar.dev/v1
+        kind: Memory
+        metadata: { name: a_b }
+        spec: { profile: user }
+        """);
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                ConfigLoader.load(
+                    workspace,
+                    Map.of("MEMSIDECAR_STORE_URL", "jdbc:postgresql://db/x"),
+                    Overrides.NONE));
+    assertMessageContains(e, "would share the schema langmem_a_b");
   }
 
   private SidecarConfig load() {

@@ -7,10 +7,13 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.ProviderContext;
+import dev.memsidecar.jdbc.Database;
+import dev.memsidecar.jdbc.postgresql.PostgresSchemas;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.Set;
 
 /**
@@ -37,6 +40,10 @@ import java.util.Set;
  *   <li>{@code jdbc.passwordFile}: instead of {@code jdbc.password}, a file holding the password (a
  *       mounted Kubernetes Secret, say), read when the store opens; line breaks at its end are not
  *       part of the password. Setting both is INVALID_ARGUMENT;
+ *   <li>{@code jdbc.schema}: PostgreSQL only, the schema of the profile's tables (lower case,
+ *       digits and '_'), made at open unless it exists (the user then needs {@code CREATE} on the
+ *       database) and added to the URL as {@code currentSchema}; the sidecar's shared store ({@code
+ *       memory.store.url}) gives each profile {@code langmem_<profile>};
  *   <li>{@code pool.size}: connections kept open, 1..{@value #MAX_POOL_SIZE}, default {@value
  *       #DEFAULT_POOL_SIZE}.
  * </ul>
@@ -54,10 +61,12 @@ public final class LangMemSqliteProvider implements MemoryProvider {
   public static final String PASSWORD = "jdbc.password";
   public static final String PASSWORD_FILE = "jdbc.passwordFile";
   public static final String POOL_SIZE = "pool.size";
+  public static final String SCHEMA = "jdbc.schema";
   public static final int DEFAULT_POOL_SIZE = 4;
   public static final int MAX_POOL_SIZE = 64;
 
-  private static final Set<String> KNOWN = Set.of(URL, USER, PASSWORD, PASSWORD_FILE, POOL_SIZE);
+  private static final Set<String> KNOWN =
+      Set.of(URL, USER, PASSWORD, PASSWORD_FILE, POOL_SIZE, SCHEMA);
 
   /** For {@link java.util.ServiceLoader}. */
   public LangMemSqliteProvider() {}
@@ -92,12 +101,18 @@ public final class LangMemSqliteProvider implements MemoryProvider {
           settingField(URL),
           "profile '" + context.profileId() + "': " + URL + " must start with 'jdbc:': " + url);
     }
+    String user = context.stringSetting(USER, null);
+    String password = password(context);
+    String schema = context.stringSetting(SCHEMA, null);
+    if (schema != null) {
+      url = inSchema(context.profileId(), url, user, password, schema);
+    }
     return LangMemSqliteStore.open(
         context.profileId(),
         url,
         settingField(URL),
-        context.stringSetting(USER, null),
-        password(context),
+        user,
+        password,
         context.intSetting(POOL_SIZE, DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
         context.embedder());
   }
@@ -136,6 +151,28 @@ public final class LangMemSqliteProvider implements MemoryProvider {
           field, profile + PASSWORD_FILE + " " + file + " is empty");
     }
     return read;
+  }
+
+  /** {@code url} with {@code currentSchema=schema}, the schema made if missing. */
+  private static String inSchema(
+      String profileId, String url, String user, String password, String schema) {
+    String profile = "profile '" + profileId + "': ";
+    try {
+      return PostgresSchemas.inSchema(url, user, password, schema);
+    } catch (IllegalArgumentException e) {
+      throw MemoryException.invalidArgument(
+          settingField(SCHEMA), profile + SCHEMA + " " + e.getMessage());
+    } catch (SQLException e) {
+      throw MemoryException.unavailable(
+          profile
+              + "cannot make or find the schema "
+              + schema
+              + " at "
+              + url
+              + ": "
+              + Database.firstLine(e),
+          e);
+    }
   }
 
   /** {@code jdbc:h2:file:<dataDirectory>/langmem}, the directory made absolute. */
