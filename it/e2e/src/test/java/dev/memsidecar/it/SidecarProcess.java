@@ -58,7 +58,13 @@ public final class SidecarProcess implements AutoCloseable {
 
   private static final Pattern LISTENING = Pattern.compile("^listening on (.+):(\\d+)$");
   private static final List<String> ENV_KEYS =
-      List.of("MEMSIDECAR_HOST", "MEMSIDECAR_PORT", "MEMSIDECAR_DATA");
+      List.of(
+          "MEMSIDECAR_HOST",
+          "MEMSIDECAR_PORT",
+          "MEMSIDECAR_DATA",
+          "MEMSIDECAR_STORE_URL",
+          "MEMSIDECAR_STORE_USER",
+          "MEMSIDECAR_STORE_PASSWORD");
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
   private final Process process;
@@ -134,6 +140,7 @@ public final class SidecarProcess implements AutoCloseable {
    */
   public static SidecarProcess start(Path workspace, Map<String, String> env, String... extraArgs) {
     requireNonNull(workspace, "workspace is null");
+    env = SharedDatabase.ENABLED ? SharedDatabase.environment(workspace, env) : env;
     List<String> args = new ArrayList<>();
     args.add("serve");
     args.add("--workspace");
