@@ -570,6 +570,17 @@ final class LangMemSqliteStore implements MemoryStore {
     return indexes.size();
   }
 
+  /** The change feed (PostgreSQL), or null (H2); for tests. */
+  ChangeFeed feed() {
+    return feed;
+  }
+
+  /** The namespace's index if it is loaded, else null; for tests. */
+  HybridIndex loadedIndex(Namespace namespace) {
+    NamespaceIndexCache.Slot entry = indexes.get(namespace);
+    return entry == null ? null : entry.index();
+  }
+
   /** How many records wait for their vectors. */
   int vectorsPending() {
     return backlog.size();
