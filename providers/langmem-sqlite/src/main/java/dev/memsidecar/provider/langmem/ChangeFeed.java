@@ -427,8 +427,8 @@ final class ChangeFeed implements AutoCloseable {
                 + "); its search indexes are loaded again from the tables");
   }
 
-  /** Deletes the log rows older than {@link #RETENTION}. */
-  private void prune() {
+  /** Deletes the log rows older than {@link #RETENTION}; how many, or -1 if it failed. */
+  int prune() {
     try {
       int deleted =
           db.call(
@@ -443,8 +443,10 @@ final class ChangeFeed implements AutoCloseable {
                 }
               });
       LOG.log(Level.DEBUG, () -> describe + ": pruned " + deleted + " change log rows");
+      return deleted;
     } catch (SQLException e) {
       LOG.log(Level.DEBUG, () -> describe + ": pruning the change log failed", e);
+      return -1;
     }
   }
 

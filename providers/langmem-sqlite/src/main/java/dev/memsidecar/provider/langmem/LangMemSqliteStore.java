@@ -26,6 +26,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -71,9 +72,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * database on its first search (its stored vectors, so nothing is embedded again unless the
  * embedder changed) and then kept current by this store's own writes; at most {@value
  * #INDEXED_NAMESPACES} namespaces stay indexed, least recently used dropped first. {@link
- * HybridIndex} documents the ranking. Writes made to the same tables by another store or process
- * are not seen by an index built before them, so one database belongs to one open store (H2 files
- * are locked to one process anyway).
+ * HybridIndex} documents the ranking. On PostgreSQL several stores (the sidecars of several pods)
+ * may share the tables: each transaction also writes the change log and notifies, and each store's
+ * {@link ChangeFeed} applies the others' changes to its indexes, typically within milliseconds and
+ * at worst within its poll ({@link ChangeFeed#POLL}) plus the time to read them. Each index change
+ * carries the seq of its log row as a version, so a store's own writes, read back from the log, are
+ * not applied twice and nothing rolls a record back. On H2 (one process per file) there is no log
+ * and no listener.
  *
  * <p><b>Listing.</b> Newest first by ({@code created_at} DESC, {@code id} DESC), paged by keyset
  * ({@link ListCursor}), so a page boundary never moves when newer records arrive.
@@ -620,7 +625,25 @@ final class LangMemSqliteStore implements MemoryStore {
     }
   }
 
-  /** Writes {@code batch} in order in one transaction on {@code c}. */
+  /**
+   * {@code batch} ordered by namespace and id, the writes of one record in their order: every
+   * transaction locks rows in that order, and each record's row before its vector's, so the
+   * transactions of several stores on one PostgreSQL database never deadlock.
+   */
+  private static List<Write> inLockOrder(List<Write> batch) {
+    if (batch.size() == 1) {
+      return batch;
+    }
+    List<Write> ordered = new ArrayList<>(batch);
+    // A stable sort: the writes of one record keep their order.
+    ordered.sort(Comparator.comparing((Write w) -> w.namespace.value()).thenComparing(w -> w.id));
+    return ordered;
+  }
+
+  /**
+   * Writes {@code batch} in one transaction on {@code c}: the writes of each record in order, the
+   * records in {@link #inLockOrder lock order}.
+   */
   private Void writeAll(Connection c, List<Write> batch) throws SQLException {
     Database.inTransaction(
         c,
@@ -636,7 +659,7 @@ final class LangMemSqliteStore implements MemoryStore {
             // Records put or deleted earlier in this batch: a vector landing for them is of a
             // version the backlog no longer holds once the batch applies.
             Set<VectorBacklog.Key> changed = new HashSet<>();
-            for (Write w : batch) {
+            for (Write w : inLockOrder(batch)) {
               if (w.kind == Write.Kind.VECTOR) {
                 w.written =
                     !changed.contains(w.key())
@@ -652,6 +675,11 @@ final class LangMemSqliteStore implements MemoryStore {
                 RecordRows.bind(records, w.record);
                 records.executeUpdate();
               }
+              if (w.kind == Write.Kind.DELETE) {
+                deleteRecords.setString(1, w.namespace.value());
+                deleteRecords.setString(2, w.id);
+                w.existed = deleteRecords.executeUpdate() > 0;
+              }
               if (w.vector != null) {
                 vectors.setString(1, w.namespace.value());
                 vectors.setString(2, w.id);
@@ -663,11 +691,6 @@ final class LangMemSqliteStore implements MemoryStore {
                 deleteVectors.setString(1, w.namespace.value());
                 deleteVectors.setString(2, w.id);
                 deleteVectors.executeUpdate();
-              }
-              if (w.kind == Write.Kind.DELETE) {
-                deleteRecords.setString(1, w.namespace.value());
-                deleteRecords.setString(2, w.id);
-                w.existed = deleteRecords.executeUpdate() > 0;
               }
             }
           }

@@ -345,6 +345,25 @@ class TestLangMemSqliteManyStoresOnPostgres {
   }
 
   @Test
+  void theLogKeepsTenMinutes() throws SQLException {
+    LangMemSqliteStore a = open();
+    a.put(Fixtures.record(NS, "fresh", "a fresh change"));
+    try (Connection c = cluster.connect(database)) {
+      execute(
+          c,
+          "INSERT INTO memory_changes (namespace, record_id, changed_at) VALUES"
+              + " ('ws:workspace:memory', 'old', clock_timestamp() - INTERVAL '11 minutes')");
+      assertEquals(1, a.feed().prune());
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT DISTINCT record_id FROM memory_changes")) {
+        assertTrue(rs.next());
+        assertEquals("fresh", rs.getString(1));
+        assertFalse(rs.next());
+      }
+    }
+  }
+
+  @Test
   void onH2NothingIsLoggedAndNothingListens() throws SQLException {
     try (MemoryStore h2 = Fixtures.open(dir)) {
       h2.put(Fixtures.record(NS, "r1", "an H2 record"));
