@@ -17,6 +17,7 @@ import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.jdbc.Database;
 import dev.memsidecar.jdbc.Dialect;
 import dev.memsidecar.jdbc.NoFreeConnectionException;
+import dev.memsidecar.jdbc.postgresql.PostgresDialect;
 import dev.memsidecar.toolkit.HybridIndex;
 import dev.memsidecar.toolkit.HybridScore;
 import java.lang.System.Logger.Level;
@@ -25,9 +26,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,9 +72,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * database on its first search (its stored vectors, so nothing is embedded again unless the
  * embedder changed) and then kept current by this store's own writes; at most {@value
  * #INDEXED_NAMESPACES} namespaces stay indexed, least recently used dropped first. {@link
- * HybridIndex} documents the ranking. Writes made to the same tables by another store or process
- * are not seen by an index built before them, so one database belongs to one open store (H2 files
- * are locked to one process anyway).
+ * HybridIndex} documents the ranking. On PostgreSQL several stores (the sidecars of several pods)
+ * may share the tables: each transaction also writes the change log and notifies, and each store's
+ * {@link ChangeFeed} applies the others' changes to its indexes, typically within milliseconds and
+ * at worst within its poll ({@link ChangeFeed#POLL}) plus the time to read them. Each index change
+ * carries the seq of its log row as a version, so a store's own writes, read back from the log, are
+ * not applied twice and nothing rolls a record back. On H2 (one process per file) there is no log
+ * and no listener.
  *
  * <p><b>Listing.</b> Newest first by ({@code created_at} DESC, {@code id} DESC), paged by keyset
  * ({@link ListCursor}), so a page boundary never moves when newer records arrive.
@@ -148,6 +156,7 @@ final class LangMemSqliteStore implements MemoryStore {
   private final AtomicLong commits = new AtomicLong();
   private final VectorBacklog backlog = new VectorBacklog(MAX_BACKLOG);
   private final Thread vectorWorker;
+  private ChangeFeed feed; // PostgreSQL only: the other stores' writes; set once at open
   private volatile boolean closed;
 
   /** A put, a delete, or a vector that landed, and what it found. */
@@ -167,6 +176,7 @@ final class LangMemSqliteStore implements MemoryStore {
     boolean existed; // a delete's answer
     boolean written; // a vector's: still due when its batch ran, so written
     boolean added; // a due put's: added to the backlog (its reserved room used)
+    long seq = NamespaceIndexCache.UNVERSIONED; // its change log row's, where there is a log
 
     private Write(
         Kind kind,
@@ -277,6 +287,19 @@ final class LangMemSqliteStore implements MemoryStore {
     LangMemSqliteStore store = new LangMemSqliteStore(profileId, embedder, db);
     try {
       store.recoverBacklog();
+      if (settings.dialect() instanceof PostgresDialect) {
+        // Before any index loads (the warming below), so no change committed after a load is
+        // missed.
+        store.feed =
+            ChangeFeed.start(
+                describe(profileId),
+                db,
+                settings.url(),
+                user,
+                password,
+                store.indexes,
+                store::storedVector);
+      }
     } catch (SQLException e) {
       closeQuietly(db);
       throw MemoryException.unavailable(
@@ -523,6 +546,9 @@ final class LangMemSqliteStore implements MemoryStore {
       Thread.currentThread().interrupt();
     }
     closed = true;
+    if (feed != null) {
+      feed.close();
+    }
     backlog.close();
     vectorWorker.interrupt();
     db.close();
@@ -547,6 +573,17 @@ final class LangMemSqliteStore implements MemoryStore {
   /** How many namespaces have an index in memory; for tests. */
   int indexedNamespaces() {
     return indexes.size();
+  }
+
+  /** The change feed (PostgreSQL), or null (H2); for tests. */
+  ChangeFeed feed() {
+    return feed;
+  }
+
+  /** The namespace's index if it is loaded, else null; for tests. */
+  HybridIndex loadedIndex(Namespace namespace) {
+    NamespaceIndexCache.Slot entry = indexes.get(namespace);
+    return entry == null ? null : entry.index();
   }
 
   /** How many records wait for their vectors. */
@@ -588,7 +625,25 @@ final class LangMemSqliteStore implements MemoryStore {
     }
   }
 
-  /** Writes {@code batch} in order in one transaction on {@code c}. */
+  /**
+   * {@code batch} ordered by namespace and id, the writes of one record in their order: every
+   * transaction locks rows in that order, and each record's row before its vector's, so the
+   * transactions of several stores on one PostgreSQL database never deadlock.
+   */
+  private static List<Write> inLockOrder(List<Write> batch) {
+    if (batch.size() == 1) {
+      return batch;
+    }
+    List<Write> ordered = new ArrayList<>(batch);
+    // A stable sort: the writes of one record keep their order.
+    ordered.sort(Comparator.comparing((Write w) -> w.namespace.value()).thenComparing(w -> w.id));
+    return ordered;
+  }
+
+  /**
+   * Writes {@code batch} in one transaction on {@code c}: the writes of each record in order, the
+   * records in {@link #inLockOrder lock order}.
+   */
   private Void writeAll(Connection c, List<Write> batch) throws SQLException {
     Database.inTransaction(
         c,
@@ -604,9 +659,12 @@ final class LangMemSqliteStore implements MemoryStore {
             // Records put or deleted earlier in this batch: a vector landing for them is of a
             // version the backlog no longer holds once the batch applies.
             Set<VectorBacklog.Key> changed = new HashSet<>();
-            for (Write w : batch) {
+            for (Write w : inLockOrder(batch)) {
               if (w.kind == Write.Kind.VECTOR) {
-                w.written = !changed.contains(w.key()) && backlog.isDue(w.record);
+                w.written =
+                    !changed.contains(w.key())
+                        && backlog.isDue(w.record)
+                        && (feed == null || ChangeFeed.lockIfCurrent(c, w.record));
                 if (!w.written) {
                   continue;
                 }
@@ -616,6 +674,11 @@ final class LangMemSqliteStore implements MemoryStore {
               if (w.kind == Write.Kind.PUT) {
                 RecordRows.bind(records, w.record);
                 records.executeUpdate();
+              }
+              if (w.kind == Write.Kind.DELETE) {
+                deleteRecords.setString(1, w.namespace.value());
+                deleteRecords.setString(2, w.id);
+                w.existed = deleteRecords.executeUpdate() > 0;
               }
               if (w.vector != null) {
                 vectors.setString(1, w.namespace.value());
@@ -629,17 +692,42 @@ final class LangMemSqliteStore implements MemoryStore {
                 deleteVectors.setString(2, w.id);
                 deleteVectors.executeUpdate();
               }
-              if (w.kind == Write.Kind.DELETE) {
-                deleteRecords.setString(1, w.namespace.value());
-                deleteRecords.setString(2, w.id);
-                w.existed = deleteRecords.executeUpdate() > 0;
-              }
             }
+          }
+          if (feed != null) {
+            logChanges(c, batch);
           }
           return null;
         });
     commits.incrementAndGet();
     return null;
+  }
+
+  /**
+   * Adds the change log rows of the writes of {@code batch} that changed a record (a delete of a
+   * record that was not there changed nothing) and notifies the other stores; each such write gets
+   * its row's seq, the version its index change carries.
+   */
+  private void logChanges(Connection c, List<Write> batch) throws SQLException {
+    List<Write> changing = new ArrayList<>(batch.size());
+    List<ChangeFeed.Change> changes = new ArrayList<>(batch.size());
+    for (Write w : batch) {
+      w.seq = NamespaceIndexCache.UNVERSIONED;
+      boolean changed =
+          switch (w.kind) {
+            case PUT -> true;
+            case DELETE -> w.existed;
+            case VECTOR -> w.written;
+          };
+      if (changed) {
+        changing.add(w);
+        changes.add(new ChangeFeed.Change(w.namespace, w.id));
+      }
+    }
+    long[] seqs = feed.log(c, changes);
+    for (int i = 0; i < seqs.length; i++) {
+      changing.get(i).seq = seqs[i];
+    }
   }
 
   /**
@@ -654,12 +742,15 @@ final class LangMemSqliteStore implements MemoryStore {
     try {
       if (entry == null) {
         // Not in memory: its next load reads the database.
+      } else if (feed != null && w.seq == NamespaceIndexCache.UNVERSIONED) {
+        // A delete that found nothing: nothing to change (and no version to change it at; an
+        // insert another store committed meanwhile comes through the change log).
       } else if (w.vector != null) {
-        entry.apply(index -> index.put(w.record, w.vector));
+        entry.apply(w.id, w.seq, index -> index.put(w.record, w.vector));
       } else if (w.due) {
-        entry.apply(index -> index.put(w.record, new float[embedder.dimensions()]));
+        entry.apply(w.id, w.seq, index -> index.put(w.record, new float[embedder.dimensions()]));
       } else {
-        entry.apply(index -> index.remove(w.id));
+        entry.apply(w.id, w.seq, index -> index.remove(w.id));
       }
     } catch (RuntimeException e) {
       indexes.remove(w.namespace);
@@ -835,8 +926,12 @@ final class LangMemSqliteStore implements MemoryStore {
       // Registered before reading, so writes committed from now on reach the index (queued until
       // it is ready); those committed before are in what loadIndex reads.
       entry = indexes.add(namespace);
+      Map<String, Long> versions = new HashMap<>();
       try {
-        index = loadIndex(namespace);
+        index =
+            feed == null
+                ? loadIndex(namespace)
+                : ChangeFeed.loadVersioned(db, namespace, versions, c -> loadIndex(c, namespace));
       } catch (SQLException e) {
         indexes.remove(namespace, entry);
         throw failure("search", e);
@@ -844,7 +939,7 @@ final class LangMemSqliteStore implements MemoryStore {
         indexes.remove(namespace, entry);
         throw e;
       }
-      entry.ready(index);
+      entry.ready(index, versions);
       return index;
     } finally {
       stripe.unlock();
@@ -852,49 +947,43 @@ final class LangMemSqliteStore implements MemoryStore {
   }
 
   private HybridIndex loadIndex(Namespace namespace) throws SQLException {
+    return db.call(c -> loadIndex(c, namespace));
+  }
+
+  /** The index of {@code namespace}'s ACTIVE records as {@code c} reads them. */
+  private HybridIndex loadIndex(Connection c, Namespace namespace) throws SQLException {
     long started = System.nanoTime();
     HybridIndex index =
         new HybridIndex(embedder.dimensions(), HybridScore.meaningWeightFor(embedder.name()));
     int width = RecordRows.COLUMNS.size();
-    int reembedded =
-        db.call(
-            c -> {
-              int count = 0;
-              try (PreparedStatement st =
-                  c.prepareStatement(
-                      "SELECT "
-                          + RecordRows.selectList("r.")
-                          + ", v.embedding, v.embedder"
-                          + RECORDS_AND_VECTORS
-                          + " WHERE r.namespace = ? AND r.status = ?")) {
-                st.setString(1, namespace.value());
-                st.setString(2, MemoryStatus.ACTIVE.name());
-                st.setFetchSize(500);
-                try (ResultSet rs = st.executeQuery()) {
-                  while (rs.next()) {
-                    MemoryRecord r = RecordRows.read(rs, 1);
-                    byte[] bytes = rs.getBytes(width + 1);
-                    float[] vector;
-                    if (bytes != null
-                        && bytes.length == embedder.dimensions() * Float.BYTES
-                        && embedder.name().equals(rs.getString(width + 2))) {
-                      vector = VectorBytes.decode(bytes);
-                    } else if (bytes == null && backlog.waits(r.namespace(), r.id())) {
-                      // Its vector is being made; found by its words until it lands.
-                      vector = new float[embedder.dimensions()];
-                    } else {
-                      // Left empty by a migration or re-embedding that could not read it, or
-                      // written by another embedder since the store opened: embed it as queries
-                      // will be.
-                      vector = embedder.embed(r.indexedText());
-                      count++;
-                    }
-                    index.put(r, vector);
-                  }
-                }
-              }
-              return count;
-            });
+    int reembedded = 0;
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "SELECT "
+                + RecordRows.selectList("r.")
+                + ", v.embedding, v.embedder"
+                + RECORDS_AND_VECTORS
+                + " WHERE r.namespace = ? AND r.status = ?")) {
+      st.setString(1, namespace.value());
+      st.setString(2, MemoryStatus.ACTIVE.name());
+      st.setFetchSize(500);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          MemoryRecord r = RecordRows.read(rs, 1);
+          byte[] bytes = rs.getBytes(width + 1);
+          String madeBy = rs.getString(width + 2);
+          if (bytes == null && !backlog.waits(r.namespace(), r.id()) || !matches(bytes, madeBy)) {
+            // Left empty by a migration or re-embedding that could not read it, or written by
+            // another embedder since the store opened: embed it as queries will be.
+            index.put(r, embedder.embed(r.indexedText()));
+            reembedded++;
+          } else {
+            index.put(r, storedVector(r, bytes, madeBy));
+          }
+        }
+      }
+    }
+    int count = reembedded;
     LOG.log(
         Level.DEBUG,
         () ->
@@ -903,9 +992,31 @@ final class LangMemSqliteStore implements MemoryStore {
                 "langmem-sqlite: indexed namespace %s: %d records (%d re-embedded) in %d ms",
                 namespace,
                 index.size(),
-                reembedded,
+                count,
                 (System.nanoTime() - started) / 1_000_000));
     return index;
+  }
+
+  /** Whether a vector row (or none: null bytes) holds a vector of this store's embedder. */
+  private boolean matches(byte[] bytes, String madeBy) {
+    return bytes == null
+        || bytes.length == embedder.dimensions() * Float.BYTES && embedder.name().equals(madeBy);
+  }
+
+  /**
+   * The vector to index {@code r} with from its vector row: the stored one if this store's embedder
+   * made it; a zero one (found by its words) if it has none yet, its vector being made behind (here
+   * or by the store that wrote it, whose vector write then comes as a change); else (another
+   * embedder's) embedded here.
+   */
+  private float[] storedVector(MemoryRecord r, byte[] bytes, String madeBy) {
+    if (bytes == null) {
+      return new float[embedder.dimensions()];
+    }
+    if (matches(bytes, madeBy)) {
+      return VectorBytes.decode(bytes);
+    }
+    return embedder.embed(r.indexedText());
   }
 
   private ReentrantLock stripe(Namespace namespace) {

@@ -26,6 +26,8 @@ import java.util.List;
  *       dimensions} of the embedder that made every vector in {@code memory_vectors}. Absent while
  *       that is not known (a new or migrated database, a re-embedding under way), so opening with
  *       that embedder need not look at the vectors.
+ *   <li>{@code memory_changes}: on PostgreSQL, one row per record a transaction changed, kept ten
+ *       minutes ({@link ChangeFeed}).
  * </ul>
  *
  * <h2>Versions</h2>
@@ -40,11 +42,14 @@ import java.util.List;
  *   <li>The listing index in listing order: {@link #LISTING_INDEX} replaces the ascending index
  *       before it, so a page of {@link LangMemSqliteStore#list} reads its rows from the index in
  *       order instead of sorting the namespace.
+ *   <li>The change log {@code memory_changes} ({@code seq} identity, {@code namespace}, {@code
+ *       record_id}, {@code changed_at}), through which stores of several processes on one
+ *       PostgreSQL database keep their indexes fresh ({@link ChangeFeed}); on H2 it stays empty.
  * </ol>
  */
 final class Schema {
   /** The version this code reads and writes. */
-  static final int VERSION = 4;
+  static final int VERSION = 5;
 
   /** Vector rows converted per transaction when migrating from version 1. */
   static final int MIGRATION_BATCH = 500;

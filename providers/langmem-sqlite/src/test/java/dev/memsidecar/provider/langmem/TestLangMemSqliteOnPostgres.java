@@ -82,12 +82,12 @@ class TestLangMemSqliteOnPostgres {
     }
     try (Connection c = cluster.connect(database)) {
       assertEquals(
-          List.of("1:true", "2:true", "3:true", "4:true"),
+          List.of("1:true", "2:true", "3:true", "4:true", "5:true"),
           column(
               c,
               "SELECT version || ':' || success FROM langmem_schema_history"
                   + " WHERE version IS NOT NULL ORDER BY installed_rank"));
-      assertEquals(List.of("4"), column(c, "SELECT version FROM langmem_schema WHERE id = 1"));
+      assertEquals(List.of("5"), column(c, "SELECT version FROM langmem_schema WHERE id = 1"));
       assertEquals(
           List.of(
               "namespace:character varying:C",

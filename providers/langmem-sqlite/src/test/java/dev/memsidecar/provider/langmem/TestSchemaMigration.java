@@ -39,9 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * listing index of version 4 and the same records and the same search results, every vector made by
  * the embedder it opens with: the release before binary vectors (schema version 1: vectors as JSON
  * text), the one before embedder names (version 2), the one before the descending index (version
- * 3), and the last one (version 4), whose tables Flyway takes over as they are. Each test builds
- * such a database with SQL the way that release did: its DDL, and rows bound as its {@code
- * RecordRows.bind} and {@code Json} encoders wrote them.
+ * 3), and the last one (version 4), whose tables Flyway takes over as they are (then adding the
+ * change log of version 5). Each test builds such a database with SQL the way that release did: its
+ * DDL, and rows bound as its {@code RecordRows.bind} and {@code Json} encoders wrote them.
  */
 class TestSchemaMigration {
   private static final Namespace ALICE = Namespace.of("acme:user:alice:user");
@@ -318,12 +318,12 @@ class TestSchemaMigration {
 
   @Test
   void aVersionThreeDatabaseOpensWithItsVectorsAndTheNewestFirstIndex() throws SQLException {
-    opensWithItsVectors(VERSION_3_DDL, List.of("3 BASELINE", "4 SQL"));
+    opensWithItsVectors(VERSION_3_DDL, List.of("3 BASELINE", "4 SQL", "5 SQL"));
   }
 
   @Test
-  void aVersionFourDatabaseIsTakenOverAsItIs() throws SQLException {
-    opensWithItsVectors(VERSION_4_DDL, List.of("4 BASELINE"));
+  void aVersionFourDatabaseIsTakenOverAsItIsAndGetsTheChangeLog() throws SQLException {
+    opensWithItsVectors(VERSION_4_DDL, List.of("4 BASELINE", "5 SQL"));
   }
 
   /**
