@@ -104,9 +104,18 @@ final class ChangeFeed implements AutoCloseable {
   private final AtomicLong applied = new AtomicLong();
   private final AtomicLong catchUps = new AtomicLong();
   private final AtomicLong resets = new AtomicLong();
-  private ChangeLogCursor cursor; // the listener thread's
-  private long lastCaughtUp; // System.nanoTime(); the listener thread's
-  private long nextPrune; // System.nanoTime(); the listener thread's
+  // Guarded by this (catchUp): the listener thread and searches that wait for freshness.
+  private ChangeLogCursor cursor;
+  private long lastCaughtUp; // System.nanoTime()
+  private long nextPrune; // System.nanoTime()
+
+  /** Catch-ups begun; written under this. */
+  private volatile long begun;
+
+  /** The high-water mark after the last catch-up, and whether it left gaps below it. */
+  private volatile long caughtUpTo;
+
+  private volatile boolean gapsLeft = true;
   private PostgresListener listener;
 
   private ChangeFeed(
@@ -283,8 +292,32 @@ final class ChangeFeed implements AutoCloseable {
         });
   }
 
-  /** Reads and applies what other stores changed; see the class comment. Listener thread only. */
-  void catchUp(PostgresListener.Wake why) throws SQLException {
+  /**
+   * Returns once this store's indexes hold every change committed before the call, so a search sees
+   * what any store acknowledged before it began, not a notification later. One query (where the log
+   * ends) when the last catch-up read that far and left no gap; otherwise a catch-up that begins
+   * after the call: the caller runs one, unless one began meanwhile (then it has ended when the
+   * caller gets the lock, and it read what the caller needs). Any thread.
+   */
+  void awaitFresh() throws SQLException {
+    long ticket = begun;
+    long target = db.call(ChangeFeed::newest);
+    if (caughtUpTo >= target && !gapsLeft) {
+      return;
+    }
+    synchronized (this) {
+      if (begun == ticket) {
+        catchUp(null);
+      }
+    }
+  }
+
+  /**
+   * Reads and applies what other stores changed; see the class comment. The listener's thread runs
+   * it when woken ({@code why}), a search's through {@link #awaitFresh} (null); never two at once.
+   */
+  synchronized void catchUp(PostgresListener.Wake why) throws SQLException {
+    begun++;
     long now = System.nanoTime();
     if (now - lastCaughtUp > RETENTION.toNanos() / 2) {
       startOver("no catch-up for " + TimeUnit.NANOSECONDS.toSeconds(now - lastCaughtUp) + " s");
@@ -301,6 +334,8 @@ final class ChangeFeed implements AutoCloseable {
             });
     catchUps.incrementAndGet();
     lastCaughtUp = System.nanoTime();
+    caughtUpTo = cursor.highWater();
+    gapsLeft = cursor.gapCount() > 0;
     if (!onTrack) {
       startOver("more than " + ChangeLogCursor.MAX_GAPS + " seqs missing");
     }

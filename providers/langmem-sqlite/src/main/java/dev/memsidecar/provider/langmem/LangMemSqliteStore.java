@@ -75,10 +75,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * HybridIndex} documents the ranking. On PostgreSQL several stores (the sidecars of several pods)
  * may share the tables: each transaction also writes the change log and notifies, and each store's
  * {@link ChangeFeed} applies the others' changes to its indexes, typically within milliseconds and
- * at worst within its poll ({@link ChangeFeed#POLL}) plus the time to read them. Each index change
- * carries the seq of its log row as a version, so a store's own writes, read back from the log, are
- * not applied twice and nothing rolls a record back. On H2 (one process per file) there is no log
- * and no listener.
+ * at worst within its poll ({@link ChangeFeed#POLL}) plus the time to read them; a search first
+ * reads the log as far as it ends ({@link ChangeFeed#awaitFresh}: one query when nothing is new),
+ * so it finds every write any store acknowledged before the search began. Each index change carries
+ * the seq of its log row as a version, so a store's own writes, read back from the log, are not
+ * applied twice and nothing rolls a record back. On H2 (one process per file) there is no log and
+ * no listener.
  *
  * <p><b>Listing.</b> Newest first by ({@code created_at} DESC, {@code id} DESC), paged by keyset
  * ({@link ListCursor}), so a page boundary never moves when newer records arrive.
@@ -507,6 +509,13 @@ final class LangMemSqliteStore implements MemoryStore {
     float[] vector = query.unitVector(embedder);
     if (!HybridIndex.isZero(vector)) {
       awaitVectors(namespace);
+    }
+    if (feed != null) {
+      try {
+        feed.awaitFresh();
+      } catch (SQLException e) {
+        throw failure("search", e);
+      }
     }
     return indexFor(namespace).search(query, vector);
   }

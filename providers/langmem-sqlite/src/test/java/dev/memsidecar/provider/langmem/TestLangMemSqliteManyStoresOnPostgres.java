@@ -131,6 +131,30 @@ class TestLangMemSqliteManyStoresOnPostgres {
     assertTrue(b.feed().applied() >= writes, "store B applied " + b.feed().applied());
   }
 
+  @Test
+  void aSearchFindsEveryWriteAnotherStoreAcknowledgedBeforeIt() throws Exception {
+    LangMemSqliteStore a = open();
+    LangMemSqliteStore b = open();
+    assertTrue(b.search(NS, query("anything")).isEmpty());
+    for (int i = 0; i < 100; i++) {
+      a.put(Fixtures.record(NS, "now" + i, "fact number " + i + " holds " + token(i)));
+      assertTrue(
+          ids(b.search(NS, query(token(i)))).contains("now" + i),
+          "B's search right after A's put returned finds write " + i);
+    }
+    try (Connection slow = cluster.connect(database)) {
+      // A seq drawn first and committed after a later one, and no notification: the search right
+      // after the commit still finds it (B kept the seq as a gap and reads it again).
+      slow.setAutoCommit(false);
+      upsertRecord(slow, Fixtures.record(NS, "late", "committed late " + token(1000)));
+      logChange(slow, "late");
+      a.put(Fixtures.record(NS, "early", "committed early " + token(1001)));
+      assertTrue(ids(b.search(NS, query(token(1001)))).contains("early"));
+      slow.commit();
+      assertTrue(ids(b.search(NS, query(token(1000)))).contains("late"));
+    }
+  }
+
   /** Waits until {@code reader}'s search for {@code token} finds {@code id}; the lag in nanos. */
   private static long awaitFound(LangMemSqliteStore reader, String token, String id, long since) {
     long deadline = since + VISIBLE_WITHIN.toNanos();
