@@ -58,7 +58,20 @@ public final class DatabaseUnreachableException extends SQLTransientConnectionEx
     return outcomeUnknown;
   }
 
+  /**
+   * The driver's first line, what lies under it when the driver only says that something failed
+   * ({@code The connection attempt failed.} over {@code java.io.EOFException}), and the SQLSTATE.
+   */
   private static String describe(SQLException e) {
-    return SchemaMigrator.firstLine(e.getMessage()) + " (SQLSTATE " + e.getSQLState() + ")";
+    StringBuilder out = new StringBuilder(SchemaMigrator.firstLine(e.getMessage()));
+    Throwable cause = e.getCause();
+    if (cause != null && !(cause instanceof SQLException)) {
+      out.append(" (").append(cause.getClass().getName());
+      if (cause.getMessage() != null) {
+        out.append(": ").append(SchemaMigrator.firstLine(cause.getMessage()));
+      }
+      out.append(')');
+    }
+    return out.append(" (SQLSTATE ").append(e.getSQLState()).append(')').toString();
   }
 }
