@@ -34,7 +34,8 @@ import javax.sql.DataSource;
  * call fails ({@link #isClosed} tells why).
  *
  * <p><b>When the database goes away</b> (a server restarts, crashes, or refuses logins): a call
- * never hangs for the borrow timeout, and never gets a connection known to be broken twice.
+ * does not wait out the borrow timeout, and a connection that failed as broken is never handed out
+ * again.
  *
  * <ul>
  *   <li>A call whose connection breaks under it (SQLSTATE class {@code 08}, which includes the
@@ -56,6 +57,11 @@ import javax.sql.DataSource;
  *       to one attempt every 5 s), so calls work again at most about 5 s after the database is
  *       back, without reopening anything.
  * </ul>
+ *
+ * <p>These bounds hold for a server that refuses or ends connections. A server that stops answering
+ * without closing them (a network partition) holds a call as long as the driver waits: set the
+ * driver's own timeouts in the URL for that (PostgreSQL: {@code connectTimeout}, {@code
+ * socketTimeout}).
  *
  * <p>Thread-safe. Errors are {@link SQLException}s for the store to map to its callers' terms: this
  * library knows nothing of the sidecar's API.
