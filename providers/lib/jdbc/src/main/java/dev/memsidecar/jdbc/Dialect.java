@@ -81,9 +81,21 @@ public interface Dialect {
   DataSource dataSource(String url, String user, String password);
 
   /**
+   * Whether {@link Database} must hold one connection open from open to close, outside its pool: a
+   * database that closes with its last connection (embedded H2), and whose {@link
+   * #startHousekeeping housekeeping} runs on that connection. False by default: a server database
+   * (PostgreSQL) stays up by itself, and a connection held apart would only break when the server
+   * restarts.
+   */
+  default boolean needsHeldConnection() {
+    return false;
+  }
+
+  /**
    * Starts what keeps the database behind {@code connection} in shape while it is written (the
    * {@link dev.memsidecar.jdbc.h2.H2Housekeeping} of an embedded H2 file); {@link
-   * Housekeeping#NONE} where the database needs none.
+   * Housekeeping#NONE} where the database needs none. Called only when {@link
+   * #needsHeldConnection}, with the connection held.
    *
    * @param name what log lines call the database
    */

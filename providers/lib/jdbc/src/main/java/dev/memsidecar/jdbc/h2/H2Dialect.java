@@ -65,6 +65,12 @@ public record H2Dialect() implements Dialect {
     return source;
   }
 
+  /** An embedded H2 database closes with its last connection, and its housekeeping runs on one. */
+  @Override
+  public boolean needsHeldConnection() {
+    return true;
+  }
+
   @Override
   public Housekeeping startHousekeeping(Connection connection, String name) throws SQLException {
     return H2Housekeeping.start(connection, name);

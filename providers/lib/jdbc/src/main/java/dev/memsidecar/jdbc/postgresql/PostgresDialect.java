@@ -32,9 +32,11 @@ import org.postgresql.ds.PGSimpleDataSource;
  *
  * <p>Durability is the server's: a commit returns once its WAL is flushed, as long as the server
  * keeps {@code synchronous_commit} and {@code fsync} on (their defaults). The server also keeps its
- * files in shape itself (autovacuum, checkpoints), so {@link #startHousekeeping} starts nothing.
- * Several processes may open one database at once; their schema migrations take turns under a
- * session-level advisory lock ({@link #lockMigrations}).
+ * files in shape itself (autovacuum, checkpoints), so {@link #startHousekeeping} starts nothing,
+ * and no connection is held open apart from the pool ({@link #needsHeldConnection} is false): the
+ * pool replaces connections a server restart broke. Several processes may open one database at
+ * once; their schema migrations take turns under a session-level advisory lock ({@link
+ * #lockMigrations}).
  *
  * <p>Text columns are {@code TEXT} and byte columns {@code BYTEA}; key columns that the stores
  * order by are declared {@code COLLATE "C"} in the scripts, so they sort by code point whatever the

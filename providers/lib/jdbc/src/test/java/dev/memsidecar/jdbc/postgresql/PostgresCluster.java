@@ -40,6 +40,14 @@ import java.util.stream.Stream;
  * lives as long as it, with {@code setpriv --pdeathsig INT}: if the JVM dies without stopping it
  * ({@code kill -9}), the server shuts down by itself (its folder stays in the temporary directory).
  *
+ * <p>A test can take the server away under its clients and bring it back on the same port and data:
+ * {@link #stop} (a fast shutdown: sessions are ended with SQLSTATE {@code 57P01}, a checkpoint is
+ * written), {@link #kill} ({@code kill -9} of the postmaster, a crash: its backends end when they
+ * notice, and the next start replays the WAL), {@link #restart} and {@link #crash}. With {@code
+ * fsync} off a crash of the server loses nothing committed, as long as the machine does not crash
+ * too: the WAL a commit wrote is in the operating system's page cache, which outlives the
+ * processes.
+ *
  * <p>Missing binaries fail with {@link IllegalStateException} saying what to install: a test that
  * needs PostgreSQL fails rather than skips. Thread-safe.
  */
@@ -59,13 +67,17 @@ public final class PostgresCluster implements AutoCloseable {
 
   private final Path folder;
   private final int port;
-  private final Process server;
+  private final boolean root;
+  private final Path bin;
   private final AtomicInteger databases = new AtomicInteger();
+  private Process server;
   private volatile boolean closed;
 
-  private PostgresCluster(Path folder, int port, Process server) {
+  private PostgresCluster(Path folder, int port, boolean root, Path bin, Process server) {
     this.folder = folder;
     this.port = port;
+    this.root = root;
+    this.bin = bin;
     this.server = server;
   }
 
@@ -134,7 +146,8 @@ public final class PostgresCluster implements AutoCloseable {
         for (int attempt = 0; attempt < 3; attempt++) {
           int port = freePort();
           try {
-            return new PostgresCluster(folder, port, startServer(root, bin, folder, data, port));
+            return new PostgresCluster(
+                folder, port, root, bin, startServer(root, bin, folder, data, port));
           } catch (IllegalStateException e) {
             // Most likely the port was taken between freePort and the server's bind: try another.
             failure = e;
@@ -188,6 +201,125 @@ public final class PostgresCluster implements AutoCloseable {
     return DriverManager.getConnection(url(database), USER, PASSWORD);
   }
 
+  /** Whether the server is running (not {@link #stop stopped}, {@link #kill killed} or closed). */
+  public synchronized boolean isRunning() {
+    return !closed && server != null && server.isAlive();
+  }
+
+  /**
+   * Stops the server with a fast shutdown (SIGINT): open sessions are ended ({@code FATAL:
+   * terminating connection due to administrator command}, SQLSTATE {@code 57P01}), a checkpoint is
+   * written, and the server exits. Its data and port stay for {@link #restart}. Does nothing if it
+   * is not running.
+   *
+   * @throws IllegalStateException if it is closed or does not exit within 60 s
+   */
+  public synchronized void stop() {
+    Process running = running("stop");
+    if (running == null) {
+      return;
+    }
+    signal(running, "INT");
+    awaitExit(running, "a fast shutdown");
+    server = null;
+  }
+
+  /**
+   * Crashes the server: {@code kill -9} of the postmaster, then waits until its backends and
+   * auxiliary processes, which notice their parent's death, are gone too (any left after 30 s are
+   * killed as well). Its data and port stay: {@link #restart} then replays the WAL. Does nothing if
+   * it is not running.
+   *
+   * @throws IllegalStateException if it is closed, or a process does not go away
+   */
+  public synchronized void kill() {
+    Process running = running("kill");
+    if (running == null) {
+      return;
+    }
+    List<ProcessHandle> children = running.descendants().toList();
+    signal(running, "KILL");
+    awaitExit(running, "kill -9");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    for (ProcessHandle child : children) {
+      try {
+        child.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        child.destroyForcibly();
+        child.onExit().join();
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("cannot wait for " + child.pid(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for " + child.pid(), e);
+      }
+    }
+    server = null;
+  }
+
+  /**
+   * Starts the server again on its data and port, and returns once it accepts connections; stops it
+   * first ({@link #stop}) if it is running. After a {@link #kill} the server first recovers from
+   * its WAL.
+   *
+   * @throws IllegalStateException if it is closed or does not start (the message holds the end of
+   *     its log)
+   */
+  public synchronized void restart() {
+    stop();
+    try {
+      server = startServer(root, bin, folder, folder.resolve("data"), port);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start PostgreSQL again on port " + port, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting PostgreSQL again", e);
+    }
+  }
+
+  /** {@link #kill} then {@link #restart}: the server crashes and recovers. */
+  public synchronized void crash() {
+    kill();
+    restart();
+  }
+
+  private Process running(String what) {
+    if (closed) {
+      throw new IllegalStateException("cannot " + what + " " + this + ": it is closed");
+    }
+    return server != null && server.isAlive() ? server : null;
+  }
+
+  private static void signal(Process p, String signal) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start();
+      if (kill.waitFor() != 0) {
+        throw new IllegalStateException("kill -" + signal + " " + p.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run kill -" + signal, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while sending " + signal, e);
+    }
+  }
+
+  private void awaitExit(Process p, String what) {
+    try {
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException(
+            "PostgreSQL did not exit within 60 s of " + what + ":\n" + tail(log()));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for PostgreSQL to exit", e);
+    }
+  }
+
+  private Path log() {
+    return folder.resolve("postgres-" + port + ".log");
+  }
+
   /** Stops the server at once (clients are cut off) and deletes its folder. Idempotent. */
   @Override
   public synchronized void close() {
@@ -195,17 +327,19 @@ public final class PostgresCluster implements AutoCloseable {
       return;
     }
     closed = true;
-    try {
-      // SIGQUIT: immediate shutdown; nothing in the folder is kept.
-      new ProcessBuilder("kill", "-QUIT", Long.toString(server.pid())).start().waitFor();
-      if (!server.waitFor(30, TimeUnit.SECONDS)) {
-        server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    if (server != null && server.isAlive()) {
+      try {
+        // SIGQUIT: immediate shutdown; nothing in the folder is kept.
+        new ProcessBuilder("kill", "-QUIT", Long.toString(server.pid())).start().waitFor();
+        if (!server.waitFor(30, TimeUnit.SECONDS)) {
+          server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (IOException e) {
+        server.destroyForcibly();
+      } catch (InterruptedException e) {
+        server.destroyForcibly();
+        Thread.currentThread().interrupt();
       }
-    } catch (IOException e) {
-      server.destroyForcibly();
-    } catch (InterruptedException e) {
-      server.destroyForcibly();
-      Thread.currentThread().interrupt();
     }
     deleteRecursively(folder);
   }

@@ -38,6 +38,39 @@ class TestPostgresCluster {
   }
 
   @Test
+  void aStoppedOrKilledServerComesBackOnItsPortWithItsData() throws SQLException {
+    try (PostgresCluster cluster = PostgresCluster.start()) {
+      String db = cluster.createDatabase();
+      int port = cluster.port();
+      try (Connection c = cluster.connect(db);
+          Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE t (n INTEGER)");
+        st.execute("INSERT INTO t VALUES (1)");
+      }
+      cluster.stop();
+      assertFalse(cluster.isRunning());
+      assertThrows(SQLException.class, () -> cluster.connect(db).close());
+      cluster.restart();
+      assertTrue(cluster.isRunning());
+      try (Connection c = cluster.connect(db);
+          Statement st = c.createStatement()) {
+        st.execute("INSERT INTO t VALUES (2)");
+      }
+      cluster.kill();
+      assertFalse(cluster.isRunning());
+      assertThrows(SQLException.class, () -> cluster.connect(db).close());
+      cluster.restart();
+      assertEquals(port, cluster.port());
+      try (Connection c = cluster.connect(db);
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT sum(n) FROM t")) {
+        assertTrue(rs.next());
+        assertEquals(3, rs.getInt(1));
+      }
+    }
+  }
+
+  @Test
   void missingBinariesFailSayingWhatToInstall() {
     String before = System.getProperty(PostgresCluster.BIN_PROPERTY);
     System.setProperty(PostgresCluster.BIN_PROPERTY, "/nonexistent/postgresql/bin");
