@@ -16,6 +16,7 @@ import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -117,6 +118,13 @@ public final class SidecarProcess implements AutoCloseable {
    */
   public static SidecarProcess start(List<String> command, Path workspace, Path data)
       throws IOException, InterruptedException {
+    return start(command, workspace, data, Map.of());
+  }
+
+  /** {@link #start(List, Path, Path)} with {@code env} added to the child's environment. */
+  public static SidecarProcess start(
+      List<String> command, Path workspace, Path data, Map<String, String> env)
+      throws IOException, InterruptedException {
     requireNonNull(command, "command is null");
     requireNonNull(workspace, "workspace is null");
     Path stderr = Files.createTempFile("memsidecar-bench", ".stderr.log");
@@ -137,6 +145,7 @@ public final class SidecarProcess implements AutoCloseable {
     builder.environment().remove("MEMSIDECAR_HOST");
     builder.environment().remove("MEMSIDECAR_PORT");
     builder.environment().remove("MEMSIDECAR_DATA");
+    builder.environment().putAll(env);
     builder.redirectError(stderr.toFile());
     long t0 = System.nanoTime();
     Process process = builder.start();

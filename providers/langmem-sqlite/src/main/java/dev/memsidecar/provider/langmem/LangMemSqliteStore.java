@@ -15,6 +15,7 @@ import dev.memsidecar.api.Page;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.jdbc.Database;
+import dev.memsidecar.jdbc.DatabaseUnreachableException;
 import dev.memsidecar.jdbc.Dialect;
 import dev.memsidecar.jdbc.NoFreeConnectionException;
 import dev.memsidecar.jdbc.postgresql.PostgresDialect;
@@ -1044,6 +1045,12 @@ final class LangMemSqliteStore implements MemoryStore {
     }
     if (e instanceof NoFreeConnectionException) {
       return MemoryException.unavailable(e.getMessage() + "; raise pool.size", e);
+    }
+    if (e instanceof DatabaseUnreachableException) {
+      // The database is down or restarting: every call says so; one stack trace each is noise.
+      LOG.log(Level.DEBUG, () -> "langmem-sqlite: " + operation + ": " + e.getMessage());
+      return MemoryException.unavailable(
+          "langmem-sqlite: cannot " + operation + ": " + e.getMessage(), e);
     }
     LOG.log(Level.WARNING, () -> "langmem-sqlite: " + operation + " failed on " + connectUrl, e);
     return MemoryException.unavailable(

@@ -69,15 +69,18 @@ public final class PostgresCluster implements AutoCloseable {
   private final int port;
   private final boolean root;
   private final Path bin;
+  private final boolean fsync;
   private final AtomicInteger databases = new AtomicInteger();
   private Process server;
   private volatile boolean closed;
 
-  private PostgresCluster(Path folder, int port, boolean root, Path bin, Process server) {
+  private PostgresCluster(
+      Path folder, int port, boolean root, Path bin, boolean fsync, Process server) {
     this.folder = folder;
     this.port = port;
     this.root = root;
     this.bin = bin;
+    this.fsync = fsync;
     this.server = server;
   }
 
@@ -98,6 +101,15 @@ public final class PostgresCluster implements AutoCloseable {
    *     message holds the end of its log)
    */
   public static PostgresCluster start() {
+    return start(false);
+  }
+
+  /**
+   * Starts a new server, with {@code fsync} and {@code full_page_writes} on (a benchmark's figures,
+   * durable across a crash of the machine) or off (the tests': faster, durable across a crash of
+   * the server only).
+   */
+  public static PostgresCluster start(boolean fsync) {
     Path bin = Path.of(System.getProperty(BIN_PROPERTY, DEFAULT_BIN));
     for (String tool : List.of("initdb", "postgres")) {
       if (!Files.isExecutable(bin.resolve(tool))) {
@@ -147,7 +159,7 @@ public final class PostgresCluster implements AutoCloseable {
           int port = freePort();
           try {
             return new PostgresCluster(
-                folder, port, root, bin, startServer(root, bin, folder, data, port));
+                folder, port, root, bin, fsync, startServer(root, bin, folder, data, port, fsync));
           } catch (IllegalStateException e) {
             // Most likely the port was taken between freePort and the server's bind: try another.
             failure = e;
@@ -268,7 +280,7 @@ public final class PostgresCluster implements AutoCloseable {
   public synchronized void restart() {
     stop();
     try {
-      server = startServer(root, bin, folder, folder.resolve("data"), port);
+      server = startServer(root, bin, folder, folder.resolve("data"), port, fsync);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start PostgreSQL again on port " + port, e);
     } catch (InterruptedException e) {
@@ -349,7 +361,8 @@ public final class PostgresCluster implements AutoCloseable {
     return "PostgresCluster[127.0.0.1:" + port + ", " + folder + "]";
   }
 
-  private static Process startServer(boolean root, Path bin, Path folder, Path data, int port)
+  private static Process startServer(
+      boolean root, Path bin, Path folder, Path data, int port, boolean fsync)
       throws IOException, InterruptedException {
     Path log = folder.resolve("postgres-" + port + ".log");
     ProcessBuilder builder =
@@ -367,9 +380,9 @@ public final class PostgresCluster implements AutoCloseable {
                     "-c",
                     "listen_addresses=127.0.0.1",
                     "-c",
-                    "fsync=off",
+                    "fsync=" + (fsync ? "on" : "off"),
                     "-c",
-                    "full_page_writes=off",
+                    "full_page_writes=" + (fsync ? "on" : "off"),
                     "-c",
                     "max_connections=300",
                     "-c",
