@@ -252,6 +252,11 @@ public final class Database implements AutoCloseable {
   }
 
   /** The dialect of this database. */
+  /** How the database was reached; for {@link SharedLocks}, which opens connections of its own. */
+  Settings settings() {
+    return settings;
+  }
+
   public Dialect dialect() {
     return settings.dialect();
   }

@@ -188,7 +188,7 @@ class TestPostgresDialect {
   }
 
   /** The sample schema of the H2 tests, version 2 counted in {@link #CODE_RUNS}. */
-  private static VersionedSchema schema() {
+  static VersionedSchema schema() {
     CodeMigration lengths =
         new CodeMigration() {
           @Override
