@@ -15,7 +15,7 @@ import dev.memsidecar.api.ExtractorProvider;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.control.ControlStore;
-import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.control.SqlControlStore;
 import dev.memsidecar.core.curated.CuratedMemory;
 import dev.memsidecar.core.curated.WorkspaceFiles;
 import dev.memsidecar.core.events.EventBus;
@@ -210,7 +210,7 @@ public final class CoreModule extends AbstractModule {
   @Provides
   @Singleton
   ControlStore controlStore() {
-    return H2ControlStore.open(config.dataDir());
+    return SqlControlStore.open(config.dataDir());
   }
 
   @Provides

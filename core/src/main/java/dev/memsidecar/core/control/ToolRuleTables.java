@@ -48,6 +48,10 @@ final class ToolRuleTables {
     if (tool.isEmpty()) {
       throw MemoryException.invalidArgument("rule.tool_name", "a tool rule needs a tool name");
     }
+    String whose = "the rule of tool " + tool;
+    db.checkText("rule.tool_name", whose, tool);
+    db.checkText("rule.id", whose, rule.id());
+    db.checkText("rule.rule", whose, rule.rule());
     String key = ToolRuleText.key(rule.rule());
     if (key.isEmpty()) {
       throw MemoryException.invalidArgument(

@@ -60,7 +60,7 @@ import java.util.Set;
  * {@link #close()} every method fails with FAILED_PRECONDITION; a database error is UNAVAILABLE
  * (naming the operation and SQLSTATE).
  */
-public final class H2ControlStore implements ControlStore {
+public final class SqlControlStore implements ControlStore {
   private final ControlDatabase db;
   private final RunTables runs;
   private final DecisionTables audit;
@@ -72,7 +72,7 @@ public final class H2ControlStore implements ControlStore {
   private final SkillTables skills;
   private final MaintenanceTables maintenance;
 
-  private H2ControlStore(ControlDatabase db) {
+  private SqlControlStore(ControlDatabase db) {
     this.db = db;
     this.audit = new DecisionTables(db);
     this.runs = new RunTables(db, audit);
@@ -91,7 +91,7 @@ public final class H2ControlStore implements ControlStore {
    * @throws StartupException if it cannot be opened (another process holds it, a newer release
    *     wrote it, the directory cannot be made); the message names the path
    */
-  public static H2ControlStore open(Path dataDir) {
+  public static SqlControlStore open(Path dataDir) {
     requireNonNull(dataDir, "dataDir is null");
     Path dir = dataDir.resolve("control").toAbsolutePath();
     if (dir.toString().indexOf(';') >= 0) {
@@ -115,8 +115,8 @@ public final class H2ControlStore implements ControlStore {
    *     password belongs here and not in the URL, which messages show
    * @throws StartupException if the URL is refused or the database cannot be opened
    */
-  public static H2ControlStore open(String jdbcUrl, Properties credentials) {
-    return new H2ControlStore(ControlDatabase.open(jdbcUrl, credentials));
+  public static SqlControlStore open(String jdbcUrl, Properties credentials) {
+    return new SqlControlStore(ControlDatabase.open(jdbcUrl, credentials));
   }
 
   @Override
@@ -152,6 +152,27 @@ public final class H2ControlStore implements ControlStore {
   @Override
   public long trimDecisionsTo(long maxBytes) {
     return maintenance.trimDecisionsTo(maxBytes);
+  }
+
+  @Override
+  public boolean takeLease(
+      String name, String owner, Instant start, Instant until, Instant notStartedSince) {
+    return maintenance.takeLease(name, owner, start, until, notStartedSince);
+  }
+
+  @Override
+  public boolean renewLease(String name, String owner, Instant until) {
+    return maintenance.renewLease(name, owner, until);
+  }
+
+  @Override
+  public void releaseLease(String name, String owner) {
+    maintenance.releaseLease(name, owner);
+  }
+
+  @Override
+  public Optional<Lease> lease(String name) {
+    return maintenance.lease(name);
   }
 
   @Override
@@ -396,6 +417,6 @@ public final class H2ControlStore implements ControlStore {
 
   @Override
   public String toString() {
-    return "H2ControlStore[" + db.url() + "]";
+    return "SqlControlStore[" + db.url() + "]";
   }
 }
