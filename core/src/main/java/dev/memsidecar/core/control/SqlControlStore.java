@@ -34,6 +34,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 
@@ -234,6 +235,14 @@ public final class SqlControlStore implements ControlStore {
   @Override
   public List<ToolDenial> denials(String workspaceId, String toolName, int limit) {
     return stats.denials(workspaceId, toolName, limit);
+  }
+
+  /** Empty on H2, which one process alone can open; the workspace's rules version elsewhere. */
+  @Override
+  public OptionalLong toolRulesVersion(String workspaceId) {
+    return db.dialectName().equals("h2")
+        ? OptionalLong.empty()
+        : OptionalLong.of(rules.version(workspaceId));
   }
 
   @Override

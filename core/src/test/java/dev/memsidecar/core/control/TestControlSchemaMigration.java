@@ -52,9 +52,9 @@ class TestControlSchemaMigration {
     SqlControlStore.open(dataDir).close();
     try (Connection c = connect()) {
       assertEquals(
-          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL"),
+          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL"),
           column(c, HISTORY));
-      assertEquals(List.of("7"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("8"), column(c, "SELECT version FROM control_schema"));
     }
   }
 
@@ -152,8 +152,9 @@ class TestControlSchemaMigration {
     }
     try (Connection c = connect()) {
       assertEquals(
-          List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL"), column(c, HISTORY));
-      assertEquals(List.of("7"), column(c, "SELECT version FROM control_schema"));
+          List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL"),
+          column(c, HISTORY));
+      assertEquals(List.of("8"), column(c, "SELECT version FROM control_schema"));
     }
   }
 

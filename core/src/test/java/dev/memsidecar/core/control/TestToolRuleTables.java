@@ -44,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The tool tables of the control store: rules, stats, denials (schema version 2). */
 class TestToolRuleTables {
+  // TestToolRuleTablesOnPostgres runs these on PostgreSQL.
   private static final String ACME = "acme";
   private static final String GLOBEX = "globex";
 
@@ -58,6 +59,11 @@ class TestToolRuleTables {
   /** The store under test, opened again on the same database on each call. */
   SqlControlStore openStore() {
     return SqlControlStore.open(dataDir);
+  }
+
+  /** The store of the running test. */
+  SqlControlStore store() {
+    return store;
   }
 
   @AfterEach
@@ -510,7 +516,7 @@ class TestToolRuleTables {
       assertEquals(1, migrated.toolStats(ACME, "send_email").denials());
     }
     assertEquals(ControlSchema.VERSION, schemaVersion(url));
-    assertEquals(7, ControlSchema.VERSION);
+    assertEquals(8, ControlSchema.VERSION);
     // Opening again neither migrates again nor loses anything.
     try (SqlControlStore again = SqlControlStore.open(oldDir)) {
       assertEquals(Optional.of(result), again.endRun(alice, "run-1"));

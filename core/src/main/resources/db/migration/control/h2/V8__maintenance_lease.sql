@@ -1,9 +1,0 @@
--- Control store version 8 (issue 20, many sidecars on one database): the lease under which one
--- sidecar at a time runs a maintenance pass. One row per lease name: who holds it (owner), until
--- when (expire_at, epoch nanoseconds; renewed while the pass runs, taken over once past), and when
--- the last pass taken under it started (pass_start), so that each scheduled pass runs once.
-CREATE TABLE IF NOT EXISTS maintenance_leases (
-  name CHARACTER VARYING NOT NULL PRIMARY KEY,
-  owner CHARACTER VARYING NOT NULL,
-  expire_at BIGINT NOT NULL,
-  pass_start BIGINT NOT NULL);
