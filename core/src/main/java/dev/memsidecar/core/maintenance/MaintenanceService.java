@@ -49,8 +49,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Several sidecars may share one store (one PostgreSQL database): a scheduled pass runs under
  * the store's lease {@value #LEASE}, taken by one of them (renewed every {@code LEASE_RENEWAL}
  * while the pass runs, lapsing {@code LEASE_TIME} after a sidecar died holding it), and only if no
- * sidecar started the pass of that time already; the others take its start as their last. A pass
- * asked for with {@link #runNow} runs on the sidecar asked, without the lease.
+ * sidecar started a pass since the last one it knows of (a compare-and-set on the lease's last pass
+ * start); the others take that start as their last. A pass asked for with {@link #runNow} runs on
+ * the sidecar asked, without the lease.
  *
  * <p>Thread-safe. {@link #close} asks running targets to stop between two pieces of work and waits
  * a few seconds for them; whatever a target left undone is done by its next pass.
@@ -289,19 +290,23 @@ public final class MaintenanceService implements AutoCloseable {
       }
       Instant start = clock.instant();
       try {
-        if (!store.takeLease(LEASE, owner, start, start.plus(LEASE_TIME), due)) {
-          // Another sidecar on the same store runs this pass, or ran it (then the top of the loop
-          // takes its start as the last), or still runs an earlier one: look again when its lease
-          // lapses, at the latest after a renewal period.
+        // Taken only if no sidecar started a pass since the last one this one knows of: a
+        // compare-and-set on the lease's pass start, so each pass runs once among them.
+        Instant since = lastStart == null ? Instant.MIN : lastStart.plusNanos(1);
+        if (!store.takeLease(LEASE, owner, start, start.plus(LEASE_TIME), since)) {
           Optional<MaintenanceStore.Lease> held = store.lease(LEASE);
-          if (held.isPresent() && held.get().passStart().isBefore(due)) {
+          boolean newer =
+              held.isPresent() && (lastStart == null || held.get().passStart().isAfter(lastStart));
+          if (!newer) {
+            // Held by another for no newer pass (it may have died): look again when it lapses,
+            // at the latest after a renewal period.
             Instant retry = start.plus(LEASE_RENEWAL);
-            if (!sleepUntil(
-                held.get().expireTime().isBefore(retry) ? held.get().expireTime() : retry)) {
+            Instant lapse = held.map(MaintenanceStore.Lease::expireTime).orElse(retry);
+            if (!sleepUntil(lapse.isBefore(retry) ? lapse : retry)) {
               return;
             }
           }
-          continue;
+          continue; // the top of the loop takes the other sidecar's pass as the last
         }
         lastStart = start;
         runLeased();

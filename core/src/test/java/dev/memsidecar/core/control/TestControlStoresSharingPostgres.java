@@ -10,9 +10,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
+import dev.memsidecar.core.config.Maintenance;
+import dev.memsidecar.core.config.MaintenanceSchedule;
 import dev.memsidecar.core.config.SessionConfig;
+import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.learning.RunReceipt;
 import dev.memsidecar.core.learning.SkillVersion;
+import dev.memsidecar.core.maintenance.MaintenancePass;
+import dev.memsidecar.core.maintenance.MaintenanceService;
+import dev.memsidecar.core.maintenance.MaintenanceTarget;
 import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
 import dev.memsidecar.core.run.EndRunResult;
@@ -243,6 +249,60 @@ class TestControlStoresSharingPostgres {
       assertEquals(loser, any.lease("schedule").orElseThrow().owner());
       any.releaseLease("schedule", loser);
       due = lapsed.plusSeconds(1);
+    }
+  }
+
+  @Test
+  void aScheduledMaintenancePassRunsOnOneSidecarOnly() throws Exception {
+    List<Instant> passes = new ArrayList<>();
+    List<MaintenanceService> services = new ArrayList<>();
+    Maintenance everySecond =
+        new Maintenance(
+            true,
+            new MaintenanceSchedule.Periodic(Duration.ofSeconds(1)),
+            "",
+            List.of(),
+            Maintenance.RecordRetention.DEFAULT,
+            Maintenance.Housekeeping.DEFAULT);
+    try (EventBus events = new EventBus()) {
+      for (int i = 0; i < STORES; i++) {
+        MaintenanceTarget counting =
+            new MaintenanceTarget() {
+              @Override
+              public String name() {
+                return "counting";
+              }
+
+              @Override
+              public void run(MaintenancePass pass) {
+                synchronized (passes) {
+                  passes.add(Instant.now());
+                  passes.notifyAll();
+                }
+              }
+            };
+        services.add(
+            new MaintenanceService(
+                List.of(counting), everySecond, open(), events, Clock.systemUTC()));
+      }
+      services.forEach(MaintenanceService::start);
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      synchronized (passes) {
+        while (passes.size() < 4 && System.nanoTime() < deadline) {
+          passes.wait(1000);
+        }
+      }
+      services.forEach(MaintenanceService::close);
+    }
+    List<Instant> ran;
+    synchronized (passes) {
+      ran = List.copyOf(passes);
+    }
+    assertTrue(ran.size() >= 4, "passes: " + ran);
+    // One pass per second among the three sidecars, not three.
+    for (int i = 1; i < ran.size(); i++) {
+      long gap = Duration.between(ran.get(i - 1), ran.get(i)).toMillis();
+      assertTrue(gap >= 900, "two passes " + gap + " ms apart: " + ran);
     }
   }
 
