@@ -29,8 +29,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * committed later with a smaller sequence; processes sharing one database (PostgreSQL) append in
  * turn under a lock of the database held to commit ({@link ControlDatabase#lockUntilCommit}). Group
  * commit: the decisions of callers that arrive while another caller writes share the next
- * transaction ({@link #record}). Open one store per database in a process: two would not share the
- * audit's order. Thread-safe.
+ * transaction ({@link #record}). H2 has no such lock: open one store per H2 database in a process.
+ * Thread-safe.
  */
 final class DecisionTables {
   private static final String INSERT =

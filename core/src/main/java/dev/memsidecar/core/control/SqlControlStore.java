@@ -41,21 +41,32 @@ import java.util.Set;
 /**
  * The {@link ControlStore} in an SQL database, over the JDBC base ({@code dev.memsidecar.jdbc}:
  * HikariCP, Flyway, the dialect seam): an embedded H2 file under the data directory by default
- * ({@link #open(Path)}), whence the name, any H2 URL with {@link #open(String, Properties)}. The
- * tables are described in {@link ControlSchema}, the JSON they hold in {@link ControlJson}; each
- * family of tables has its class, which says what it promises: {@link RunTables} (snapshots, EndRun
- * results; first writer wins), {@link DecisionTables} (the audit, in commit order), {@link
- * ToolRuleTables} (one row per rule) and {@link ToolStatsTables} (stats, failures, denials), {@link
+ * ({@link #open(Path)}), or any H2 or PostgreSQL (15) URL with {@link #open(String, Properties)}.
+ * The tables are described in {@link ControlSchema} (each dialect has its own migration scripts),
+ * the JSON they hold in {@link ControlJson}; each family of tables has its class, which says what
+ * it promises: {@link RunTables} (snapshots, EndRun results; first writer wins), {@link
+ * DecisionTables} (the audit, in commit order), {@link ToolRuleTables} (one row per rule, and a
+ * version per workspace) and {@link ToolStatsTables} (stats, failures, denials), {@link
  * SessionTables} (sessions, messages, their search index), {@link LearningTables} (run receipts,
  * tasks, skill effects), {@link SkillTables} (skill candidates, evidence, approvals, versions),
- * {@link MaintenanceTables} (maintenance runs, pruning of the audit).
+ * {@link MaintenanceTables} (maintenance runs and lease, pruning of the audit).
  *
- * <p>Every write is committed before its method returns, with H2's {@code WRITE_DELAY=0}: a {@code
- * kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter second:
- * the file is forced to disk four times a second while it is written). H2's {@code FILE_LOCK=FS}
- * keeps a second process out of the same database. Open one store per database in a process: H2
- * lets a second {@code open} of the same file in the same JVM share the database, but the two
- * stores would not share the audit's ordering.
+ * <p>Every write is committed before its method returns. On H2, with {@code WRITE_DELAY=0}: a
+ * {@code kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter
+ * second: the file is forced to disk four times a second while it is written); H2's {@code
+ * FILE_LOCK=FS} keeps a second process out of the same database. Open one store per H2 database in
+ * a process: H2 lets a second {@code open} of the same file in the same JVM share the database, but
+ * the two stores would not share the audit's ordering.
+ *
+ * <p>On PostgreSQL a commit is durable once the server answers, and several stores (one per sidecar
+ * process) may share one database: migrations run once under an advisory lock; a run's snapshot and
+ * result are first-writer-wins across them (the loser gets the winner's); the audit's and the
+ * session vectors' numbers are committed in order across them (a transaction-level advisory lock),
+ * so readers paging by number miss nothing; tool rules carry a version per workspace ({@link
+ * #toolRulesVersion}) for caches; maintenance passes take a lease. Text that PostgreSQL cannot hold
+ * (NUL, unpaired surrogates) is INVALID_ARGUMENT naming the field in rules and session messages,
+ * and replaced by U+FFFD in tool stats and denials (notes, not data); the JSON columns are ASCII
+ * and keep everything.
  *
  * <p>Thread-safe: each call borrows one of {@value ControlDatabase#POOL_SIZE} connections. After
  * {@link #close()} every method fails with FAILED_PRECONDITION; a database error is UNAVAILABLE
@@ -108,9 +119,11 @@ public final class SqlControlStore implements ControlStore {
   }
 
   /**
-   * Opens the control store at a JDBC URL ({@code jdbc:h2:} only, until another dialect exists),
-   * creating or migrating its tables. H2 options that would break durability ({@code WRITE_DELAY}
-   * other than 0, {@code FILE_LOCK=NO}) are refused; the ones the store needs are added.
+   * Opens the control store at a JDBC URL ({@code jdbc:h2:} or {@code jdbc:postgresql:}), creating
+   * or migrating its tables. H2 options that would break durability ({@code WRITE_DELAY} other than
+   * 0, {@code FILE_LOCK=NO}) are refused; the ones the store needs are added. A PostgreSQL URL must
+   * not hold the password; it gets a lock timeout of {@link ControlDatabase#LOCK_TIMEOUT} unless it
+   * sets {@code options}.
    *
    * @param credentials {@code user} and {@code password}, given to the driver; never shown, so a
    *     password belongs here and not in the URL, which messages show
