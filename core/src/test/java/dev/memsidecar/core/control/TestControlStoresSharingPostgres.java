@@ -450,6 +450,44 @@ class TestControlStoresSharingPostgres {
   }
 
   @Test
+  void appendsToOneSessionThroughSeveralStoresAtOnceNumberEveryMessageOnce() throws Exception {
+    List<SqlControlStore> stores = openAll(STORES);
+    SessionKey key = new SessionKey("acme", "alice", "s1");
+    int perStore = 30;
+    List<Callable<Void>> writers = new ArrayList<>();
+    for (int i = 0; i < STORES; i++) {
+      SqlControlStore s = stores.get(i);
+      String who = "store" + i;
+      writers.add(
+          () -> {
+            for (int n = 0; n < perStore; n++) {
+              s.append(
+                  key,
+                  "coder",
+                  List.of(
+                      SessionMessage.of(MessageRole.USER, "", who + " says " + n, T0)
+                          .stored(who + "-" + n, key.sessionId(), 0, T0)),
+                  List.of(
+                      new SessionStore.IndexTerms(
+                          java.util.Map.of(who, 1, "says", 1), java.util.Map.of())),
+                  T0);
+            }
+            return null;
+          });
+    }
+    atOnce(writers);
+    List<SessionMessage> all = stores.get(0).messages(key, 0, 1000);
+    assertEquals(STORES * perStore, all.size());
+    for (int i = 0; i < all.size(); i++) {
+      assertEquals(i + 1, all.get(i).sequence());
+    }
+    // The index and its totals agree: each store's word is in exactly its messages.
+    List<SessionStore.Match> says =
+        stores.get(1).bm25(key.owner(), Set.of("store2"), SessionStore.Filter.NONE, 1000);
+    assertEquals(perStore, says.size());
+  }
+
+  @Test
   void textPostgresCannotHoldIsRefusedNamingTheField() {
     SqlControlStore s = open();
     SessionKey key = new SessionKey("acme", "alice", "s1");
