@@ -16,7 +16,7 @@ import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.core.config.EngineConfig;
 import dev.memsidecar.core.config.SharedStore;
 import dev.memsidecar.core.control.ControlStore;
-import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.control.SqlControlStore;
 import dev.memsidecar.core.curated.CuratedMemory;
 import dev.memsidecar.core.curated.WorkspaceFiles;
 import dev.memsidecar.core.events.EventBus;
@@ -213,8 +213,8 @@ public final class CoreModule extends AbstractModule {
   ControlStore controlStore() {
     SharedStore store = config.store();
     return store == null
-        ? H2ControlStore.open(config.dataDir())
-        : H2ControlStore.open(store.url(), store.credentials());
+        ? SqlControlStore.open(config.dataDir())
+        : SqlControlStore.open(store.url(), store.credentials());
   }
 
   @Provides

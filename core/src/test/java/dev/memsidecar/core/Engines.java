@@ -11,7 +11,7 @@ import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.core.control.ControlStore;
-import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.control.ControlStoresForTests;
 import dev.memsidecar.core.curated.CuratedMemory;
 import dev.memsidecar.core.curated.WorkspaceFiles;
 import dev.memsidecar.core.events.EventBus;
@@ -127,7 +127,7 @@ final class Engines {
     AccessPolicy access = new AccessPolicy(catalog, namespaces, flags);
     Recall recall = new Recall(access, embedder, clock);
     WriteGate gate = new WriteGate(7.0);
-    ControlStore control = H2ControlStore.open(data);
+    ControlStore control = ControlStoresForTests.open(data);
     EventBus events = new EventBus();
     ToolRuleService toolRules =
         new ToolRuleService(access, control, events, clock, TextRules.standard());

@@ -24,7 +24,7 @@ import dev.memsidecar.core.config.MaintenanceSchedule;
 import dev.memsidecar.core.config.RunConfig;
 import dev.memsidecar.core.config.ScopeKind;
 import dev.memsidecar.core.control.ControlStore;
-import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.control.ControlStoresForTests;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.events.Watch;
@@ -401,7 +401,7 @@ class TestMaintenance {
   }
 
   private ControlStore control() {
-    ControlStore c = H2ControlStore.open(data);
+    ControlStore c = ControlStoresForTests.open(data);
     open.add(c);
     return c;
   }

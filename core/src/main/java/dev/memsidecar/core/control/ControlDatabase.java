@@ -6,12 +6,15 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.jdbc.Database;
+import dev.memsidecar.jdbc.Dialect;
 import dev.memsidecar.jdbc.NoFreeConnectionException;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -66,14 +69,6 @@ final class ControlDatabase implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new StartupException(
           "cannot open the control store at " + jdbcUrl + ": " + e.getMessage());
-    }
-    if (!settings.dialect().name().equals("h2")) {
-      // The JDBC base speaks PostgreSQL too, but the control store has no migrations for it yet.
-      throw new StartupException(
-          "cannot open the control store at "
-              + settings.url()
-              + ": it runs on H2 (jdbc:h2:) only so far, not on "
-              + settings.dialect().name());
     }
     try {
       Database db = Database.open(settings, ControlSchema.SCHEMA);
@@ -132,17 +127,89 @@ final class ControlDatabase implements AutoCloseable {
     return db.dialect().isDuplicateKey(e);
   }
 
-  /** Runs the prepared insert {@code st}; false if it met an existing key. */
+  /**
+   * Runs the prepared insert {@code st}; false if it met an existing key. Inside a transaction the
+   * failed insert is rolled back to a savepoint, so the transaction goes on (PostgreSQL would
+   * otherwise refuse every later statement of it).
+   */
   boolean insertUnlessTaken(PreparedStatement st) throws SQLException {
+    Connection c = st.getConnection();
+    Savepoint before = c.getAutoCommit() ? null : c.setSavepoint();
     try {
       st.executeUpdate();
       return true;
     } catch (SQLException e) {
       if (isDuplicateKey(e)) {
+        if (before != null) {
+          c.rollback(before);
+        }
         return false;
       }
       throw e;
+    } finally {
+      if (before != null) {
+        try {
+          c.releaseSavepoint(before);
+        } catch (SQLException ignored) {
+          // rolled back to, or the transaction is failing anyway
+        }
+      }
     }
+  }
+
+  /**
+   * {@link Dialect#lockUntilCommit}: the rest of {@code c}'s transaction excludes every other one,
+   * in any process, that locks {@code table} too; for tables whose readers page by a number given
+   * on insert.
+   */
+  void lockUntilCommit(Connection c, String table) throws SQLException {
+    db.dialect().lockUntilCommit(c, table);
+  }
+
+  /** {@link Dialect#upsert}. */
+  String upsert(String table, List<String> columns, List<String> keyColumns) {
+    return db.dialect().upsert(table, columns, keyColumns);
+  }
+
+  /**
+   * INVALID_ARGUMENT naming {@code field} if this database cannot store {@code text} as it is (a
+   * NUL character or an unpaired surrogate in PostgreSQL text); {@code what} says whose field it
+   * is.
+   */
+  void checkText(String field, String what, String text) {
+    String problem = text == null ? null : db.dialect().unstorableText(text);
+    if (problem != null) {
+      throw MemoryException.invalidArgument(field, what + ": " + field + " holds " + problem);
+    }
+  }
+
+  /**
+   * {@code text} with each character this database cannot store replaced by U+FFFD, for what the
+   * store keeps as a note rather than as data (a tool's last error, a matched object).
+   */
+  String storable(String text) {
+    if (text == null || db.dialect().unstorableText(text) == null) {
+      return text;
+    }
+    StringBuilder b = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char ch = text.charAt(i);
+      if (Character.isHighSurrogate(ch)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        b.append(ch).append(text.charAt(++i));
+      } else if (ch == 0 || Character.isSurrogate(ch)) {
+        b.append('\uFFFD');
+      } else {
+        b.append(ch);
+      }
+    }
+    return b.toString();
+  }
+
+  /** The dialect's name ({@code h2}, {@code postgresql}). */
+  String dialectName() {
+    return db.dialect().name();
   }
 
   /** Binds {@link #RUN_KEY}'s five parameters from {@code first} on. */

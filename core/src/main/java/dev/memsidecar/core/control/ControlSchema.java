@@ -13,11 +13,12 @@ import java.util.List;
  * tool tables; 3 (issue 17) adds the session tables; 4 indexes a message's context (the message
  * before it) too; 5 (issue 18) adds run receipts, tasks and skill effects; 6 (issue 18) adds the
  * maintenance runs and an index of the audit by time; 7 (issue 18) adds skill candidates, their
- * evidence and approvals, and published skill versions. Releases before Flyway kept the version in
- * {@code control_schema} (one row); such a database is taken over at that version and migrated, and
- * the table keeps the current version so those releases refuse a newer database. Opening creates or
- * migrates the tables; a database of a later release is refused rather than misread ({@link
- * dev.memsidecar.jdbc.Database#open}).
+ * evidence and approvals, and published skill versions; 8 (issue 20) adds the maintenance lease
+ * that several sidecars on one database take turns under, and the version of each workspace's tool
+ * rules. Releases before Flyway kept the version in {@code control_schema} (one row); such a
+ * database is taken over at that version and migrated, and the table keeps the current version so
+ * those releases refuse a newer database. Opening creates or migrates the tables; a database of a
+ * later release is refused rather than misread ({@link dev.memsidecar.jdbc.Database#open}).
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
  * #nanos}); the values themselves are JSON text ({@link ControlJson}), which keeps their instants
@@ -115,11 +116,16 @@ import java.util.List;
  *   <li>{@code skill_versions} (version 7): one per published version, primary key ({@code
  *       workspace_id, name, version}): {@code candidate_id}, {@code description}, {@code etag} (of
  *       the file as published), {@code published_at}.
+ *   <li>{@code maintenance_leases} (version 8): primary key {@code name}: {@code owner} (who holds
+ *       it), {@code expire_at} (renewed while a pass runs; past it, another may take it), {@code
+ *       pass_start} (when the last pass taken under it started, so a scheduled pass runs once).
+ *   <li>{@code tool_rule_versions} (version 8): per workspace, primary key {@code workspace_id}:
+ *       {@code version}, raised by every put and delete of its tool rules.
  * </ul>
  */
 final class ControlSchema {
   /** The version this code reads and writes. */
-  static final int VERSION = 7;
+  static final int VERSION = 8;
 
   /** The tables' versions, for {@link dev.memsidecar.jdbc.Database#open}. */
   static final VersionedSchema SCHEMA =
@@ -152,6 +158,8 @@ final class ControlSchema {
   static final String APPROVALS = "approvals";
   static final String SKILL_VERSIONS = "skill_versions";
   static final String MAINTENANCE_RUNS = "maintenance_runs";
+  static final String MAINTENANCE_LEASES = "maintenance_leases";
+  static final String TOOL_RULE_VERSIONS = "tool_rule_versions";
 
   /** The longest last error message a tool's stats keep; a longer one is cut. */
   static final int MAX_ERROR_MESSAGE = 1024;

@@ -17,9 +17,9 @@ import dev.memsidecar.core.toolrules.ToolRuleStore;
  * keeps ({@link MaintenanceStore}: each target's last run; it also prunes the audit). The packages
  * that use it declare those interfaces and see this package not at all, so the arrow points one
  * way: {@code control -> run, toolrules, sessions, learning, skills, maintenance}. Embedded H2
- * under the data directory by default, over the JDBC base ({@code dev.memsidecar.jdbc}) with its
- * dialect seam so PostgreSQL can follow. Every write is durable when its method returns ({@code
- * kill -9} loses nothing acknowledged). Thread-safe.
+ * under the data directory by default, or a PostgreSQL database that several sidecars share ({@link
+ * SqlControlStore}). Every write is durable when its method returns ({@code kill -9} loses nothing
+ * acknowledged). Thread-safe.
  */
 public interface ControlStore
     extends RunStore, ToolRuleStore, SessionStore, LearningStore, SkillStore, MaintenanceStore {

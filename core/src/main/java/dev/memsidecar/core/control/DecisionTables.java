@@ -26,9 +26,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Audit order: appends are serialized in this process ({@link #append}), so the sequence order
  * is the commit order and a reader paging with {@code afterSequence} never skips a decision
- * committed later with a smaller sequence. Group commit: the decisions of callers that arrive while
- * another caller writes share the next transaction ({@link #record}). Open one store per database
- * in a process: two would not share the audit's order. Thread-safe.
+ * committed later with a smaller sequence; processes sharing one database (PostgreSQL) append in
+ * turn under a lock of the database held to commit ({@link ControlDatabase#lockUntilCommit}). Group
+ * commit: the decisions of callers that arrive while another caller writes share the next
+ * transaction ({@link #record}). H2 has no such lock: open one store per H2 database in a process.
+ * Thread-safe.
  */
 final class DecisionTables {
   private static final String INSERT =
@@ -84,6 +86,8 @@ final class DecisionTables {
                   Database.inTransaction(
                       c,
                       () -> {
+                        // Other processes on the same database append in turn too.
+                        db.lockUntilCommit(c, ControlSchema.DECISIONS);
                         for (Pending p : batch) {
                           insert(c, p.scope(), p.runId(), p.decidedAt(), p.all(), p.json());
                         }

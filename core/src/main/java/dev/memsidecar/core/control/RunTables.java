@@ -119,6 +119,9 @@ final class RunTables {
               Database.inTransaction(
                   c,
                   () -> {
+                    // In turn with other processes' appends to the audit and the receipts; the
+                    // loser of two ends of one run then meets the winner's committed result.
+                    db.lockUntilCommit(c, ControlSchema.DECISIONS);
                     try (PreparedStatement st =
                         c.prepareStatement(
                             "INSERT INTO "

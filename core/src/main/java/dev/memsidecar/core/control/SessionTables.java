@@ -86,6 +86,12 @@ final class SessionTables {
       throw new IllegalArgumentException("one term map per message");
     }
     long at = ControlSchema.exactNanos(now, "now");
+    for (int i = 0; i < messages.size(); i++) {
+      // The columns of plain text; extra_json (tool call and result, metadata) is ASCII JSON.
+      String whose = "message " + i + " of session " + key.sessionId();
+      db.checkText("messages[" + i + "].content", whose, messages.get(i).content());
+      db.checkText("messages[" + i + "].name", whose, messages.get(i).name());
+    }
     return db.run(
         "append " + messages.size() + " messages to session " + key.sessionId(),
         c ->

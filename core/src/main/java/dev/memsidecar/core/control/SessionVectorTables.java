@@ -4,10 +4,13 @@ import dev.memsidecar.core.sessions.MessageRole;
 import dev.memsidecar.core.sessions.SessionKey;
 import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionStore;
+import dev.memsidecar.jdbc.Database;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,26 +33,37 @@ final class SessionVectorTables {
     }
     db.run(
         "keep " + vectors.size() + " message vectors",
-        c -> {
-          try (PreparedStatement st =
-              c.prepareStatement(
-                  "INSERT INTO "
-                      + ControlSchema.SESSION_VECTORS
-                      + " (workspace_id, user_id, session_id, seq, embedder, message_at, role,"
-                      + " name, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            for (SessionStore.MessageVector v : vectors) {
-              int i = SessionTables.bindKey(st, 1, v.key());
-              st.setLong(i++, v.sequence());
-              st.setString(i++, embedder);
-              st.setLong(i++, ControlSchema.nanos(v.time()));
-              st.setString(i++, v.role().name());
-              st.setString(i++, v.name());
-              st.setBytes(i, bytes(v.vector()));
-              db.insertUnlessTaken(st); // a message of a deleted session fails nothing either
-            }
-          }
-          return null;
-        });
+        c ->
+            Database.inTransaction(
+                c,
+                () -> {
+                  // Numbers (vseq) are committed in order across processes too, so a cache that
+                  // reads past its last number misses none.
+                  db.lockUntilCommit(c, ControlSchema.SESSION_VECTORS);
+                  return insertVectors(c, embedder, vectors);
+                }));
+  }
+
+  private Void insertVectors(
+      Connection c, String embedder, List<SessionStore.MessageVector> vectors) throws SQLException {
+    try (PreparedStatement st =
+        c.prepareStatement(
+            "INSERT INTO "
+                + ControlSchema.SESSION_VECTORS
+                + " (workspace_id, user_id, session_id, seq, embedder, message_at, role,"
+                + " name, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      for (SessionStore.MessageVector v : vectors) {
+        int i = SessionTables.bindKey(st, 1, v.key());
+        st.setLong(i++, v.sequence());
+        st.setString(i++, embedder);
+        st.setLong(i++, ControlSchema.nanos(v.time()));
+        st.setString(i++, v.role().name());
+        st.setString(i++, v.name());
+        st.setBytes(i, bytes(v.vector()));
+        db.insertUnlessTaken(st); // a message of a deleted session fails nothing either
+      }
+    }
+    return null;
   }
 
   List<SessionStore.MessageVector> vectors(

@@ -21,7 +21,9 @@ import java.util.UUID;
  * unique per workspace and tool. A put updates the row of the same id, else the row of the same
  * text (keeping that row's id and create time), else inserts; an insert that loses a race to a
  * concurrent put of the same rule fails on the unique key and updates the winner's row instead, so
- * the same rule is always one row. A rule without an id gets a random UUID. Thread-safe.
+ * the same rule is always one row. A rule without an id gets a random UUID. Every put and delete
+ * then raises the workspace's rules version ({@code tool_rule_versions}), which sidecars that keep
+ * the rules in memory compare before using them. Thread-safe.
  */
 final class ToolRuleTables {
   private static final String COLUMNS =
@@ -48,6 +50,10 @@ final class ToolRuleTables {
     if (tool.isEmpty()) {
       throw MemoryException.invalidArgument("rule.tool_name", "a tool rule needs a tool name");
     }
+    String whose = "the rule of tool " + tool;
+    db.checkText("rule.tool_name", whose, tool);
+    db.checkText("rule.id", whose, rule.id());
+    db.checkText("rule.rule", whose, rule.rule());
     String key = ToolRuleText.key(rule.rule());
     if (key.isEmpty()) {
       throw MemoryException.invalidArgument(
@@ -63,42 +69,97 @@ final class ToolRuleTables {
             ControlJson.write(rule.objects()),
             created,
             updated);
+    ToolRule stored =
+        db.run(
+            "put a rule of tool " + tool,
+            c -> {
+              for (int attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
+                if (!rule.id().isEmpty()) {
+                  Optional<Long> byId = createdAt(c, workspaceId, tool, rule.id());
+                  if (byId.isPresent()) {
+                    try {
+                      if (update(c, workspaceId, rule.id(), null, row)) {
+                        return stored(rule, rule.id(), byId.get());
+                      }
+                    } catch (SQLException e) {
+                      if (!db.isDuplicateKey(e)) {
+                        throw e;
+                      }
+                      throw sameTextElsewhere(c, workspaceId, rule, key);
+                    }
+                    continue; // deleted in between: start again
+                  }
+                }
+                Optional<String> byText = idOf(c, workspaceId, tool, key);
+                if (byText.isPresent()) {
+                  Optional<Long> createdAt = createdAt(c, workspaceId, tool, byText.get());
+                  if (createdAt.isPresent() && update(c, workspaceId, byText.get(), key, row)) {
+                    return stored(rule, byText.get(), createdAt.get());
+                  }
+                  continue; // changed or deleted in between: start again
+                }
+                String id = rule.id().isEmpty() ? UUID.randomUUID().toString() : rule.id();
+                if (insert(c, workspaceId, id, row)) {
+                  return stored(rule, id, created);
+                }
+                // Another writer inserted the same id or the same text first: update that row.
+              }
+              throw MemoryException.aborted(
+                  "putting a rule of tool " + tool + " lost " + SAVE_ATTEMPTS + " races; retry");
+            });
+    bumpVersion(workspaceId);
+    return stored;
+  }
+
+  /**
+   * The version of the workspace's rules: raised after every put and delete, so a reader that keeps
+   * the rules in memory knows when to read them again (0 before the first write).
+   */
+  long version(String workspaceId) {
     return db.run(
-        "put a rule of tool " + tool,
+        "read the version of the tool rules",
+        c -> {
+          try (PreparedStatement st =
+              c.prepareStatement(
+                  "SELECT version FROM "
+                      + ControlSchema.TOOL_RULE_VERSIONS
+                      + " WHERE workspace_id = ?")) {
+            st.setString(1, workspaceId);
+            try (ResultSet rs = st.executeQuery()) {
+              return rs.next() ? rs.getLong(1) : 0L;
+            }
+          }
+        });
+  }
+
+  /** Raises the version of the workspace's rules, creating its row. */
+  private void bumpVersion(String workspaceId) {
+    db.run(
+        "raise the version of the tool rules",
         c -> {
           for (int attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
-            if (!rule.id().isEmpty()) {
-              Optional<Long> byId = createdAt(c, workspaceId, tool, rule.id());
-              if (byId.isPresent()) {
-                try {
-                  if (update(c, workspaceId, rule.id(), null, row)) {
-                    return stored(rule, rule.id(), byId.get());
-                  }
-                } catch (SQLException e) {
-                  if (!db.isDuplicateKey(e)) {
-                    throw e;
-                  }
-                  throw sameTextElsewhere(c, workspaceId, rule, key);
-                }
-                continue; // deleted in between: start again
+            try (PreparedStatement st =
+                c.prepareStatement(
+                    "UPDATE "
+                        + ControlSchema.TOOL_RULE_VERSIONS
+                        + " SET version = version + 1 WHERE workspace_id = ?")) {
+              st.setString(1, workspaceId);
+              if (st.executeUpdate() == 1) {
+                return null;
               }
             }
-            Optional<String> byText = idOf(c, workspaceId, tool, key);
-            if (byText.isPresent()) {
-              Optional<Long> createdAt = createdAt(c, workspaceId, tool, byText.get());
-              if (createdAt.isPresent() && update(c, workspaceId, byText.get(), key, row)) {
-                return stored(rule, byText.get(), createdAt.get());
+            try (PreparedStatement st =
+                c.prepareStatement(
+                    "INSERT INTO "
+                        + ControlSchema.TOOL_RULE_VERSIONS
+                        + " (workspace_id, version) VALUES (?, 1)")) {
+              st.setString(1, workspaceId);
+              if (db.insertUnlessTaken(st)) {
+                return null;
               }
-              continue; // changed or deleted in between: start again
             }
-            String id = rule.id().isEmpty() ? UUID.randomUUID().toString() : rule.id();
-            if (insert(c, workspaceId, id, row)) {
-              return stored(rule, id, created);
-            }
-            // Another writer inserted the same id or the same text first: update that row.
           }
-          throw MemoryException.aborted(
-              "putting a rule of tool " + tool + " lost " + SAVE_ATTEMPTS + " races; retry");
+          throw MemoryException.aborted("raising the version of the tool rules lost races; retry");
         });
   }
 
@@ -154,15 +215,20 @@ final class ToolRuleTables {
     requireNonNull(workspaceId, "workspaceId is null");
     requireNonNull(toolName, "toolName is null");
     requireNonNull(id, "id is null");
-    return db.run(
-        "delete rule " + id + " of tool " + toolName,
-        c -> {
-          try (PreparedStatement st =
-              c.prepareStatement("DELETE FROM " + ControlSchema.TOOL_RULES + BY_ID)) {
-            bindId(st, workspaceId, toolName, id);
-            return st.executeUpdate() > 0;
-          }
-        });
+    boolean deleted =
+        db.run(
+            "delete rule " + id + " of tool " + toolName,
+            c -> {
+              try (PreparedStatement st =
+                  c.prepareStatement("DELETE FROM " + ControlSchema.TOOL_RULES + BY_ID)) {
+                bindId(st, workspaceId, toolName, id);
+                return st.executeUpdate() > 0;
+              }
+            });
+    if (deleted) {
+      bumpVersion(workspaceId);
+    }
+    return deleted;
   }
 
   /** {@code rule} as stored under {@code id}, first written at {@code created}. */

@@ -45,7 +45,8 @@ final class ToolStatsTables {
     for (ToolCall call : calls) {
       requireNonNull(call, "calls holds a null");
       if (!call.toolName().isEmpty()) {
-        byTool.computeIfAbsent(call.toolName(), t -> new CallTally()).add(call);
+        // Stats are notes: what PostgreSQL text cannot hold becomes U+FFFD rather than failing.
+        byTool.computeIfAbsent(db.storable(call.toolName()), t -> new CallTally()).add(call, db);
       }
     }
     if (byTool.isEmpty()) {
@@ -77,7 +78,8 @@ final class ToolStatsTables {
       throw MemoryException.invalidArgument("denial.tool_name", "a denial needs a tool name");
     }
     long at = ControlSchema.exactNanos(denial.time(), "time");
-    String matched = ToolRuleText.cut(denial.matchedObject(), ControlSchema.MAX_MATCHED_OBJECT);
+    String matched =
+        db.storable(ToolRuleText.cut(denial.matchedObject(), ControlSchema.MAX_MATCHED_OBJECT));
     db.run(
         "record a denial of tool " + tool,
         c ->
@@ -192,13 +194,15 @@ final class ToolStatsTables {
     final Map<String, Long> byCategory = new TreeMap<>();
     String lastError = "";
 
-    void add(ToolCall call) {
+    void add(ToolCall call, ControlDatabase db) {
       calls++;
       if (!call.ok()) {
         failures++;
-        String category = call.errorCategory().isEmpty() ? UNKNOWN_CATEGORY : call.errorCategory();
+        String category =
+            call.errorCategory().isEmpty() ? UNKNOWN_CATEGORY : db.storable(call.errorCategory());
         byCategory.merge(category, 1L, Long::sum);
-        lastError = ToolRuleText.cut(call.errorMessage(), ControlSchema.MAX_ERROR_MESSAGE);
+        lastError =
+            db.storable(ToolRuleText.cut(call.errorMessage(), ControlSchema.MAX_ERROR_MESSAGE));
       }
     }
   }

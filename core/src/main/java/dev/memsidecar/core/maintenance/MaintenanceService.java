@@ -22,8 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -44,6 +46,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * that run to end, then runs it again. The schedule's next pass is computed from the start of the
  * last one (kept across restarts), so a restart neither skips nor repeats a periodic pass.
  *
+ * <p>Several sidecars may share one store (one PostgreSQL database): a scheduled pass runs under
+ * the store's lease {@value #LEASE}, taken by one of them (renewed every {@code LEASE_RENEWAL}
+ * while the pass runs, lapsing {@code LEASE_TIME} after a sidecar died holding it), and only if no
+ * sidecar started a pass since the last one it knows of (a compare-and-set on the lease's last pass
+ * start); the others take that start as their last. A pass asked for with {@link #runNow} runs on
+ * the sidecar asked, without the lease.
+ *
  * <p>Thread-safe. {@link #close} asks running targets to stop between two pieces of work and waits
  * a few seconds for them; whatever a target left undone is done by its next pass.
  */
@@ -60,7 +69,27 @@ public final class MaintenanceService implements AutoCloseable {
   /** How long {@link #close} waits for running targets. */
   static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
+  /**
+   * The lease (in the {@link MaintenanceStore}) under which one of the sidecars sharing a database
+   * runs a scheduled pass, so each pass runs once for all of them.
+   */
+  static final String LEASE = "maintenance.schedule";
+
+  /** How long a lease holds unless renewed: a sidecar killed mid-pass blocks no longer. */
+  static final Duration LEASE_TIME = Duration.ofMinutes(2);
+
+  /** How often a running pass renews its lease. */
+  static final Duration LEASE_RENEWAL = Duration.ofSeconds(30);
+
   private static final System.Logger LOG = System.getLogger(MaintenanceService.class.getName());
+
+  /** Who this sidecar is in the lease: host, process and a random part. */
+  private final String owner =
+      System.getenv().getOrDefault("HOSTNAME", "sidecar")
+          + "/"
+          + ProcessHandle.current().pid()
+          + "/"
+          + UUID.randomUUID().toString().substring(0, 8);
 
   private final Map<String, MaintenanceTarget> targets;
   private final Maintenance config;
@@ -252,22 +281,96 @@ public final class MaintenanceService implements AutoCloseable {
   private void scheduleLoop(Instant firstLastStart) {
     Instant lastStart = firstLastStart;
     while (!closed) {
+      lastStart = latest(lastStart, sharedPassStart());
       Instant now = clock.instant();
       Instant due = config.schedule().next(lastStart, now, zone);
       nextRun = due;
       if (!sleepUntil(due)) {
         return;
       }
-      lastStart = clock.instant();
+      Instant start = clock.instant();
       try {
-        runAll(scheduled, TargetRun.SCHEDULE);
+        // Taken only if no sidecar started a pass since the last one this one knows of: a
+        // compare-and-set on the lease's pass start, so each pass runs once among them.
+        Instant since = lastStart == null ? Instant.MIN : lastStart.plusNanos(1);
+        if (!store.takeLease(LEASE, owner, start, start.plus(LEASE_TIME), since)) {
+          Optional<MaintenanceStore.Lease> held = store.lease(LEASE);
+          boolean newer =
+              held.isPresent() && (lastStart == null || held.get().passStart().isAfter(lastStart));
+          if (!newer) {
+            // Held by another for no newer pass (it may have died): look again when it lapses,
+            // at the latest after a renewal period.
+            Instant retry = start.plus(LEASE_RENEWAL);
+            Instant lapse = held.map(MaintenanceStore.Lease::expireTime).orElse(retry);
+            if (!sleepUntil(lapse.isBefore(retry) ? lapse : retry)) {
+              return;
+            }
+          }
+          continue; // the top of the loop takes the other sidecar's pass as the last
+        }
+        lastStart = start;
+        runLeased();
       } catch (RuntimeException e) {
         if (closed) {
           return;
         }
+        lastStart = start;
         LOG.log(Level.WARNING, "maintenance: a scheduled pass could not run", e);
       }
     }
+  }
+
+  /** The scheduled targets, run while this sidecar holds and renews the lease; then released. */
+  private void runLeased() {
+    CountDownLatch done = new CountDownLatch(1);
+    Future<?> renewal =
+        workers.submit(
+            () -> {
+              try {
+                while (!done.await(LEASE_RENEWAL.toMillis(), TimeUnit.MILLISECONDS)) {
+                  try {
+                    if (!store.renewLease(LEASE, owner, clock.instant().plus(LEASE_TIME))) {
+                      LOG.log(
+                          Level.WARNING,
+                          "maintenance: the lease of this pass went to another sidecar");
+                    }
+                  } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "maintenance: cannot renew the lease of this pass", e);
+                  }
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return null;
+            });
+    try {
+      runAll(scheduled, TargetRun.SCHEDULE);
+    } finally {
+      done.countDown();
+      renewal.cancel(true);
+      try {
+        store.releaseLease(LEASE, owner);
+      } catch (RuntimeException e) {
+        LOG.log(
+            Level.WARNING,
+            "maintenance: cannot release the lease of this pass; it lapses in " + LEASE_TIME,
+            e);
+      }
+    }
+  }
+
+  /** The start of the last scheduled pass of any sidecar sharing the store, or null. */
+  private Instant sharedPassStart() {
+    try {
+      return store.lease(LEASE).map(MaintenanceStore.Lease::passStart).orElse(null);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "maintenance: cannot read the lease of the schedule", e);
+      return null;
+    }
+  }
+
+  private static Instant latest(Instant a, Instant b) {
+    return a == null ? b : b == null || a.isAfter(b) ? a : b;
   }
 
   /** Waits until {@code due}; false when closed meanwhile. */

@@ -2,6 +2,7 @@ package dev.memsidecar.core.maintenance;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What maintenance keeps and prunes in the control store ({@code core.control} implements it; this
@@ -27,4 +28,31 @@ public interface MaintenanceStore {
    * length of each decision as stored); returns how many it deleted.
    */
   long trimDecisionsTo(long maxBytes);
+
+  /**
+   * A lease that one of the sidecars sharing the store holds while it runs a maintenance pass.
+   *
+   * @param owner who took it last
+   * @param expireTime when it lapses unless renewed (in the past once released)
+   * @param passStart when the last pass taken under it started
+   */
+  record Lease(String name, String owner, Instant expireTime, Instant passStart) {}
+
+  /**
+   * Takes lease {@code name} for {@code owner} until {@code until}, for a pass starting at {@code
+   * start}: only if nobody else holds it at {@code start} (never taken, released, or expired) and
+   * no pass under it started at or after {@code notStartedSince}. Of several takers at once, in any
+   * process on the same database, at most one gets true.
+   */
+  boolean takeLease(
+      String name, String owner, Instant start, Instant until, Instant notStartedSince);
+
+  /** Extends {@code owner}'s hold of lease {@code name} to {@code until}; false if it lost it. */
+  boolean renewLease(String name, String owner, Instant until);
+
+  /** Ends {@code owner}'s hold of lease {@code name}; nothing if another holds it. */
+  void releaseLease(String name, String owner);
+
+  /** Lease {@code name} as stored, if it was ever taken. */
+  Optional<Lease> lease(String name);
 }

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -80,6 +81,9 @@ public final class ToolRuleService {
   private final Clock clock;
   private final TextRules text;
   private final Map<String, List<ToolRule>> byWorkspace = new ConcurrentHashMap<>();
+
+  /** The store's version of each workspace's rules as last read, where it has versions. */
+  private final Map<String, Long> versions = new ConcurrentHashMap<>();
 
   /**
    * A CheckToolCall verdict.
@@ -624,8 +628,22 @@ public final class ToolRuleService {
         });
   }
 
-  /** The workspace's rules, from memory once read. */
+  /**
+   * The workspace's rules, from memory once read; read again when the store's version of them moved
+   * (another sidecar on the same database wrote one), which costs one key lookup per call.
+   */
   private List<ToolRule> rules(String ws) {
+    OptionalLong version = control.toolRulesVersion(ws);
+    if (version.isPresent()) {
+      Long seen = versions.get(ws);
+      if (seen == null || seen != version.getAsLong()) {
+        // The version is read before the rules, so the rules are at least that new.
+        List<ToolRule> read = List.copyOf(control.toolRules(ws, ""));
+        byWorkspace.put(ws, read);
+        versions.put(ws, version.getAsLong());
+        return read;
+      }
+    }
     return byWorkspace.computeIfAbsent(ws, w -> List.copyOf(control.toolRules(w, "")));
   }
 

@@ -4,6 +4,7 @@ import dev.memsidecar.api.ToolCall;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Where tool rules, tool stats and the audit of enforcement (denials) are kept, per workspace. The
@@ -35,6 +36,15 @@ public interface ToolRuleStore {
 
   /** Deletes a rule; returns whether it existed. */
   boolean deleteToolRule(String workspaceId, String toolName, String id);
+
+  /**
+   * A number that changes whenever the workspace's rules change, through any process; empty when no
+   * other process can change them (the store's database is this process's alone), so rules kept in
+   * memory stay current as long as this process's own writes update them.
+   */
+  default OptionalLong toolRulesVersion(String workspaceId) {
+    return OptionalLong.empty();
+  }
 
   /**
    * Counts {@code calls} (and their failures by category) into each tool's stats, in one

@@ -30,7 +30,7 @@ public final class ControlCrashChild {
   private ControlCrashChild() {}
 
   public static void main(String[] args) throws IOException {
-    H2ControlStore store = H2ControlStore.open(Path.of(args[0]));
+    SqlControlStore store = SqlControlStore.open(Path.of(args[0]));
     for (int i = 0; i < RUNS; i++) {
       // The tool writes come first, so every run that ended has them too.
       store.putToolRule(SCOPE.workspaceId(), rule(i));

@@ -48,13 +48,13 @@ class TestControlSchemaMigration {
 
   @Test
   void aNewDatabaseRunsEveryMigrationAndKeepsTheLegacyVersion() throws SQLException {
-    H2ControlStore.open(dataDir).close();
-    H2ControlStore.open(dataDir).close();
+    SqlControlStore.open(dataDir).close();
+    SqlControlStore.open(dataDir).close();
     try (Connection c = connect()) {
       assertEquals(
-          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL"),
+          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL"),
           column(c, HISTORY));
-      assertEquals(List.of("7"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("8"), column(c, "SELECT version FROM control_schema"));
     }
   }
 
@@ -99,7 +99,7 @@ class TestControlSchemaMigration {
       insertAsVersionTwo(c, result, snapshot, rule, denial);
     }
 
-    try (H2ControlStore store = H2ControlStore.open(dataDir)) {
+    try (SqlControlStore store = SqlControlStore.open(dataDir)) {
       assertEquals(Optional.of(result), store.endRun(ALICE, "run-1"));
       assertEquals(Optional.of(snapshot), store.snapshot(ALICE, "run-1", T0));
       List<DecisionEntry> audit = store.decisions(new DecisionQuery(ALICE, "", null, 100, 0));
@@ -152,8 +152,9 @@ class TestControlSchemaMigration {
     }
     try (Connection c = connect()) {
       assertEquals(
-          List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL"), column(c, HISTORY));
-      assertEquals(List.of("7"), column(c, "SELECT version FROM control_schema"));
+          List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL"),
+          column(c, HISTORY));
+      assertEquals(List.of("8"), column(c, "SELECT version FROM control_schema"));
     }
   }
 

@@ -40,17 +40,33 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The control store on an embedded H2 file; {@link TestControlStoreOnPostgres} runs it there. */
 class TestH2ControlStore {
-  private static final Scope ALICE = new Scope("acme", "alice", "coder", "s1");
+  static final Scope ALICE = new Scope("acme", "alice", "coder", "s1");
   private static final Scope BOB = new Scope("acme", "bob", "coder", "s1");
   private static final Duration DAY = Duration.ofHours(24);
 
   @TempDir Path dataDir;
-  private H2ControlStore store;
+  private SqlControlStore store;
 
   @BeforeEach
   void open() {
-    store = H2ControlStore.open(dataDir);
+    store = openStore();
+  }
+
+  /** The store under test, opened again on the same database on each call. */
+  SqlControlStore openStore() {
+    return SqlControlStore.open(dataDir);
+  }
+
+  /** The store of the running test. */
+  SqlControlStore store() {
+    return store;
+  }
+
+  /** Makes {@code other} the store of the running test (closed after it). */
+  void reopen(SqlControlStore other) {
+    store = other;
   }
 
   @AfterEach
@@ -316,7 +332,7 @@ class TestH2ControlStore {
     List<DecisionEntry> audit = store.decisions(query(Scope.workspace("acme"), 100));
     store.close();
 
-    store = H2ControlStore.open(dataDir);
+    store = openStore();
     assertEquals(Optional.of(s), store.snapshot(ALICE, "run-1", T0));
     assertEquals(Optional.of(r), store.endRun(ALICE, "run-1"));
     assertEquals(audit, store.decisions(query(Scope.workspace("acme"), 100)));
@@ -340,14 +356,13 @@ class TestH2ControlStore {
     StartupException delay =
         assertThrows(
             StartupException.class,
-            () -> H2ControlStore.open("jdbc:h2:mem:x;WRITE_DELAY=500", none));
+            () -> SqlControlStore.open("jdbc:h2:mem:x;WRITE_DELAY=500", none));
     assertTrue(delay.getMessage().contains("WRITE_DELAY=500"), delay.getMessage());
     assertThrows(
-        StartupException.class, () -> H2ControlStore.open("jdbc:h2:mem:x;FILE_LOCK=NO", none));
+        StartupException.class, () -> SqlControlStore.open("jdbc:h2:mem:x;FILE_LOCK=NO", none));
     StartupException other =
         assertThrows(
-            StartupException.class,
-            () -> H2ControlStore.open("jdbc:postgresql://db/control", none));
+            StartupException.class, () -> SqlControlStore.open("jdbc:mysql://db/control", none));
     assertTrue(other.getMessage().contains("jdbc:h2:"), other.getMessage());
   }
 
@@ -355,7 +370,7 @@ class TestH2ControlStore {
   void openRefusesAnUnnamedInMemoryDatabase() {
     StartupException e =
         assertThrows(
-            StartupException.class, () -> H2ControlStore.open("jdbc:h2:mem:", new Properties()));
+            StartupException.class, () -> SqlControlStore.open("jdbc:h2:mem:", new Properties()));
     assertTrue(e.getMessage().contains("name it"), e.getMessage());
   }
 
@@ -367,14 +382,14 @@ class TestH2ControlStore {
         Statement st = c.createStatement()) {
       st.executeUpdate("UPDATE control_schema SET version = 99");
     }
-    StartupException e = assertThrows(StartupException.class, () -> H2ControlStore.open(dataDir));
+    StartupException e = assertThrows(StartupException.class, () -> SqlControlStore.open(dataDir));
     assertTrue(e.getMessage().contains("schema version 99"), e.getMessage());
-    store = H2ControlStore.open(dataDir.resolve("elsewhere"));
+    store = SqlControlStore.open(dataDir.resolve("elsewhere"));
   }
 
   @Test
   void opensAnyH2Url() {
-    try (H2ControlStore mem = H2ControlStore.open("jdbc:h2:mem:control-test", new Properties())) {
+    try (SqlControlStore mem = SqlControlStore.open("jdbc:h2:mem:control-test", new Properties())) {
       EndRunResult r = result("run-1", 1);
       mem.saveEndRun(ALICE, r);
       assertEquals(Optional.of(r), mem.endRun(ALICE, "run-1"));
@@ -386,7 +401,7 @@ class TestH2ControlStore {
     Process child = ControlCrashChild.start(crashDir);
     child.destroyForcibly();
     child.waitFor();
-    try (H2ControlStore reopened = H2ControlStore.open(crashDir)) {
+    try (SqlControlStore reopened = SqlControlStore.open(crashDir)) {
       Scope scope = ControlCrashChild.SCOPE;
       int ended = 0;
       while (ended < ControlCrashChild.RUNS
@@ -432,7 +447,7 @@ class TestH2ControlStore {
     return store.decisions(query(scope, 100)).stream().map(DecisionEntry::runId).toList();
   }
 
-  private static DecisionQuery query(Scope scope, int pageSize) {
+  static DecisionQuery query(Scope scope, int pageSize) {
     return new DecisionQuery(scope, "", null, pageSize, 0);
   }
 

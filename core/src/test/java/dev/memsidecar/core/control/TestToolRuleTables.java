@@ -44,15 +44,26 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The tool tables of the control store: rules, stats, denials (schema version 2). */
 class TestToolRuleTables {
+  // TestToolRuleTablesOnPostgres runs these on PostgreSQL.
   private static final String ACME = "acme";
   private static final String GLOBEX = "globex";
 
   @TempDir Path dataDir;
-  private H2ControlStore store;
+  private SqlControlStore store;
 
   @BeforeEach
   void open() {
-    store = H2ControlStore.open(dataDir);
+    store = openStore();
+  }
+
+  /** The store under test, opened again on the same database on each call. */
+  SqlControlStore openStore() {
+    return SqlControlStore.open(dataDir);
+  }
+
+  /** The store of the running test. */
+  SqlControlStore store() {
+    return store;
   }
 
   @AfterEach
@@ -447,7 +458,7 @@ class TestToolRuleTables {
     List<ToolDenial> denials = store.denials(ACME, "", 10);
     store.close();
 
-    store = H2ControlStore.open(dataDir);
+    store = openStore();
     assertEquals(List.of(a, b), rules);
     assertEquals(rules, store.toolRules(ACME, ""));
     assertEquals(bash, store.toolStats(ACME, "bash"));
@@ -494,7 +505,7 @@ class TestToolRuleTables {
     }
 
     Scope alice = Scope.user(ACME, "alice");
-    try (H2ControlStore migrated = H2ControlStore.open(oldDir)) {
+    try (SqlControlStore migrated = SqlControlStore.open(oldDir)) {
       assertEquals(Optional.of(result), migrated.endRun(alice, "run-1"));
       RunSnapshot old = migrated.snapshot(alice, "run-1", T0).orElseThrow();
       assertEquals(snapshot.sections(), old.sections());
@@ -505,9 +516,9 @@ class TestToolRuleTables {
       assertEquals(1, migrated.toolStats(ACME, "send_email").denials());
     }
     assertEquals(ControlSchema.VERSION, schemaVersion(url));
-    assertEquals(7, ControlSchema.VERSION);
+    assertEquals(8, ControlSchema.VERSION);
     // Opening again neither migrates again nor loses anything.
-    try (H2ControlStore again = H2ControlStore.open(oldDir)) {
+    try (SqlControlStore again = SqlControlStore.open(oldDir)) {
       assertEquals(Optional.of(result), again.endRun(alice, "run-1"));
       assertEquals(1, again.toolRules(ACME, "send_email").size());
       assertEquals(1, again.denials(ACME, "", 10).size());
@@ -527,7 +538,7 @@ class TestToolRuleTables {
       st.execute("DROP TABLE tool_failures");
       st.execute("UPDATE control_schema SET version = 1");
     }
-    store = H2ControlStore.open(dataDir);
+    store = SqlControlStore.open(dataDir);
     assertEquals(ControlSchema.VERSION, schemaVersion(url));
     store.recordToolCalls(ACME, List.of(failed("bash", "timeout", "slow")), T0);
     store.recordDenial(ACME, denial("r1", "bash", "sudo", "run-1", 0));

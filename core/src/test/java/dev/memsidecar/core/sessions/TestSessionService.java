@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.config.SessionConfig;
-import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.control.ControlStoresForTests;
+import dev.memsidecar.core.control.SqlControlStore;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -48,7 +49,7 @@ class TestSessionService {
 
   @Test
   void bm25PrefersTheRarerWordAndTheShorterMessage() {
-    try (H2ControlStore store = H2ControlStore.open(data)) {
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
       SessionService sessions =
           new SessionService(
               store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
@@ -75,7 +76,7 @@ class TestSessionService {
 
   @Test
   void aReplyIsFoundByTheWordsOfTheMessageBeforeIt() {
-    try (H2ControlStore store = H2ControlStore.open(data)) {
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
       SessionService sessions =
           new SessionService(
               store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
@@ -112,7 +113,7 @@ class TestSessionService {
 
   @Test
   void aSearchThatNamesAMonthFindsWhatWasSaidThen() {
-    try (H2ControlStore store = H2ControlStore.open(data)) {
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
       SessionService sessions =
           new SessionService(
               store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
@@ -156,7 +157,7 @@ class TestSessionService {
 
   @Test
   void retentionHidesOldMessagesAndPurgeDeletesThem() {
-    try (H2ControlStore store = H2ControlStore.open(data)) {
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
       SessionService sessions =
           new SessionService(
               store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), new SessionConfig(7));

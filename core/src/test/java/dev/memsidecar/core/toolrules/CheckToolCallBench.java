@@ -11,7 +11,7 @@ import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.ProfileSpec;
 import dev.memsidecar.core.config.ScopeKind;
-import dev.memsidecar.core.control.H2ControlStore;
+import dev.memsidecar.core.control.SqlControlStore;
 import dev.memsidecar.core.events.EventBus;
 import dev.memsidecar.language.TextRules;
 import dev.memsidecar.toolkit.HashEmbedder;
@@ -30,10 +30,11 @@ import java.util.stream.Stream;
 
 /**
  * Measures {@link ToolRuleService#check} in-process, as CheckToolCall runs it, over a real {@link
- * H2ControlStore} in a temporary folder: one workspace holds 1,000 rules over 100 tools — on {@code
- * send_email} 20 critical prohibitions written as "Never email &lt;Name&gt; at &lt;address&gt;."
- * (the service derives their objects) and 5 normal notes; on 99 other tools 20 high rules and 955
- * normal ones. After a warm-up it times, interleaved, {@code --iterations} calls each of
+ * SqlControlStore} in a temporary folder: one workspace holds 1,000 rules over 100 tools — on
+ * {@code send_email} 20 critical prohibitions written as "Never email &lt;Name&gt; at
+ * &lt;address&gt;." (the service derives their objects) and 5 normal notes; on 99 other tools 20
+ * high rules and 955 normal ones. After a warm-up it times, interleaved, {@code --iterations} calls
+ * each of
  *
  * <ul>
  *   <li>an allowed {@code send_email} call (no critical rule's objects match: all 20 are tried);
@@ -131,7 +132,7 @@ public final class CheckToolCallBench {
             Map.of());
     try (ProfileCatalog catalog =
             new ProfileCatalog(List.of(profile), providers, new HashEmbedder(), dir, null);
-        H2ControlStore control = H2ControlStore.open(dir);
+        SqlControlStore control = SqlControlStore.open(dir);
         EventBus events = new EventBus()) {
       AccessPolicy access = new AccessPolicy(catalog, new NamespaceResolver(), Flags.ALL_ON);
       ToolRuleService service =

@@ -133,6 +133,15 @@ public interface Dialect {
     return MigrationLock.NONE;
   }
 
+  /**
+   * Makes the rest of {@code c}'s transaction wait for, then exclude, every other transaction that
+   * called this with the same {@code name}, in any process, until it commits or rolls back: so rows
+   * numbered on insert (an identity column) are committed in the order of their numbers, and a
+   * reader that pages by number never skips one committed late. {@code c} must be in a transaction.
+   * Nothing by default: where only one process can open the database, the caller's own lock does.
+   */
+  default void lockUntilCommit(Connection c, String name) throws SQLException {}
+
   /** Whether {@code e} says an insert met an existing primary or unique key. */
   default boolean isDuplicateKey(SQLException e) {
     return "23505".equals(e.getSQLState());

@@ -203,6 +203,20 @@ public record PostgresDialect() implements Dialect {
     return c::close;
   }
 
+  /** A transaction-level advisory lock keyed by {@code name}, released at commit or rollback. */
+  @Override
+  public void lockUntilCommit(Connection c, String name) throws SQLException {
+    if (c.getAutoCommit()) {
+      throw new IllegalStateException("lockUntilCommit needs a transaction: " + name);
+    }
+    CRC32 crc = new CRC32();
+    crc.update(("memsidecar appends " + name).getBytes(StandardCharsets.UTF_8));
+    try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM pg_advisory_xact_lock(?)")) {
+      st.setLong(1, crc.getValue());
+      st.executeQuery().close();
+    }
+  }
+
   private static boolean tryAdvisoryLock(Connection c, long key) throws SQLException {
     try (PreparedStatement st = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
       st.setLong(1, key);

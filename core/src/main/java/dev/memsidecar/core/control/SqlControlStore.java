@@ -34,33 +34,45 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 
 /**
  * The {@link ControlStore} in an SQL database, over the JDBC base ({@code dev.memsidecar.jdbc}:
  * HikariCP, Flyway, the dialect seam): an embedded H2 file under the data directory by default
- * ({@link #open(Path)}), whence the name, any H2 URL with {@link #open(String, Properties)}. The
- * tables are described in {@link ControlSchema}, the JSON they hold in {@link ControlJson}; each
- * family of tables has its class, which says what it promises: {@link RunTables} (snapshots, EndRun
- * results; first writer wins), {@link DecisionTables} (the audit, in commit order), {@link
- * ToolRuleTables} (one row per rule) and {@link ToolStatsTables} (stats, failures, denials), {@link
+ * ({@link #open(Path)}), or any H2 or PostgreSQL (15) URL with {@link #open(String, Properties)}.
+ * The tables are described in {@link ControlSchema} (each dialect has its own migration scripts),
+ * the JSON they hold in {@link ControlJson}; each family of tables has its class, which says what
+ * it promises: {@link RunTables} (snapshots, EndRun results; first writer wins), {@link
+ * DecisionTables} (the audit, in commit order), {@link ToolRuleTables} (one row per rule, and a
+ * version per workspace) and {@link ToolStatsTables} (stats, failures, denials), {@link
  * SessionTables} (sessions, messages, their search index), {@link LearningTables} (run receipts,
  * tasks, skill effects), {@link SkillTables} (skill candidates, evidence, approvals, versions),
- * {@link MaintenanceTables} (maintenance runs, pruning of the audit).
+ * {@link MaintenanceTables} (maintenance runs and lease, pruning of the audit).
  *
- * <p>Every write is committed before its method returns, with H2's {@code WRITE_DELAY=0}: a {@code
- * kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter second:
- * the file is forced to disk four times a second while it is written). H2's {@code FILE_LOCK=FS}
- * keeps a second process out of the same database. Open one store per database in a process: H2
- * lets a second {@code open} of the same file in the same JVM share the database, but the two
- * stores would not share the audit's ordering.
+ * <p>Every write is committed before its method returns. On H2, with {@code WRITE_DELAY=0}: a
+ * {@code kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter
+ * second: the file is forced to disk four times a second while it is written); H2's {@code
+ * FILE_LOCK=FS} keeps a second process out of the same database. Open one store per H2 database in
+ * a process: H2 lets a second {@code open} of the same file in the same JVM share the database, but
+ * the two stores would not share the audit's ordering.
+ *
+ * <p>On PostgreSQL a commit is durable once the server answers, and several stores (one per sidecar
+ * process) may share one database: migrations run once under an advisory lock; a run's snapshot and
+ * result are first-writer-wins across them (the loser gets the winner's); the audit's and the
+ * session vectors' numbers are committed in order across them (a transaction-level advisory lock),
+ * so readers paging by number miss nothing; tool rules carry a version per workspace ({@link
+ * #toolRulesVersion}) for caches; maintenance passes take a lease. Text that PostgreSQL cannot hold
+ * (NUL, unpaired surrogates) is INVALID_ARGUMENT naming the field in rules and session messages,
+ * and replaced by U+FFFD in tool stats and denials (notes, not data); the JSON columns are ASCII
+ * and keep everything.
  *
  * <p>Thread-safe: each call borrows one of {@value ControlDatabase#POOL_SIZE} connections. After
  * {@link #close()} every method fails with FAILED_PRECONDITION; a database error is UNAVAILABLE
  * (naming the operation and SQLSTATE).
  */
-public final class H2ControlStore implements ControlStore {
+public final class SqlControlStore implements ControlStore {
   private final ControlDatabase db;
   private final RunTables runs;
   private final DecisionTables audit;
@@ -72,7 +84,7 @@ public final class H2ControlStore implements ControlStore {
   private final SkillTables skills;
   private final MaintenanceTables maintenance;
 
-  private H2ControlStore(ControlDatabase db) {
+  private SqlControlStore(ControlDatabase db) {
     this.db = db;
     this.audit = new DecisionTables(db);
     this.runs = new RunTables(db, audit);
@@ -91,7 +103,7 @@ public final class H2ControlStore implements ControlStore {
    * @throws StartupException if it cannot be opened (another process holds it, a newer release
    *     wrote it, the directory cannot be made); the message names the path
    */
-  public static H2ControlStore open(Path dataDir) {
+  public static SqlControlStore open(Path dataDir) {
     requireNonNull(dataDir, "dataDir is null");
     Path dir = dataDir.resolve("control").toAbsolutePath();
     if (dir.toString().indexOf(';') >= 0) {
@@ -107,16 +119,18 @@ public final class H2ControlStore implements ControlStore {
   }
 
   /**
-   * Opens the control store at a JDBC URL ({@code jdbc:h2:} only, until another dialect exists),
-   * creating or migrating its tables. H2 options that would break durability ({@code WRITE_DELAY}
-   * other than 0, {@code FILE_LOCK=NO}) are refused; the ones the store needs are added.
+   * Opens the control store at a JDBC URL ({@code jdbc:h2:} or {@code jdbc:postgresql:}), creating
+   * or migrating its tables. H2 options that would break durability ({@code WRITE_DELAY} other than
+   * 0, {@code FILE_LOCK=NO}) are refused; the ones the store needs are added. A PostgreSQL URL must
+   * not hold the password; it gets a lock timeout of {@link ControlDatabase#LOCK_TIMEOUT} unless it
+   * sets {@code options}.
    *
    * @param credentials {@code user} and {@code password}, given to the driver; never shown, so a
    *     password belongs here and not in the URL, which messages show
    * @throws StartupException if the URL is refused or the database cannot be opened
    */
-  public static H2ControlStore open(String jdbcUrl, Properties credentials) {
-    return new H2ControlStore(ControlDatabase.open(jdbcUrl, credentials));
+  public static SqlControlStore open(String jdbcUrl, Properties credentials) {
+    return new SqlControlStore(ControlDatabase.open(jdbcUrl, credentials));
   }
 
   @Override
@@ -152,6 +166,27 @@ public final class H2ControlStore implements ControlStore {
   @Override
   public long trimDecisionsTo(long maxBytes) {
     return maintenance.trimDecisionsTo(maxBytes);
+  }
+
+  @Override
+  public boolean takeLease(
+      String name, String owner, Instant start, Instant until, Instant notStartedSince) {
+    return maintenance.takeLease(name, owner, start, until, notStartedSince);
+  }
+
+  @Override
+  public boolean renewLease(String name, String owner, Instant until) {
+    return maintenance.renewLease(name, owner, until);
+  }
+
+  @Override
+  public void releaseLease(String name, String owner) {
+    maintenance.releaseLease(name, owner);
+  }
+
+  @Override
+  public Optional<Lease> lease(String name) {
+    return maintenance.lease(name);
   }
 
   @Override
@@ -213,6 +248,14 @@ public final class H2ControlStore implements ControlStore {
   @Override
   public List<ToolDenial> denials(String workspaceId, String toolName, int limit) {
     return stats.denials(workspaceId, toolName, limit);
+  }
+
+  /** Empty on H2, which one process alone can open; the workspace's rules version elsewhere. */
+  @Override
+  public OptionalLong toolRulesVersion(String workspaceId) {
+    return db.dialectName().equals("h2")
+        ? OptionalLong.empty()
+        : OptionalLong.of(rules.version(workspaceId));
   }
 
   @Override
@@ -396,6 +439,6 @@ public final class H2ControlStore implements ControlStore {
 
   @Override
   public String toString() {
-    return "H2ControlStore[" + db.url() + "]";
+    return "SqlControlStore[" + db.url() + "]";
   }
 }
