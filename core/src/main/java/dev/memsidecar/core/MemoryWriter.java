@@ -196,33 +196,36 @@ public final class MemoryWriter {
     // model runs only if they embed at the same time.
     float[] vector =
         c.verbatim() ? embedder.embed(c.record().indexedText()) : new float[embedder.dimensions()];
-    synchronized (lock(target.namespace())) {
-      Optional<MemoryRecord> mine =
-          randomId ? Optional.empty() : target.store().get(target.namespace(), c.record().id());
-      if (mine.isPresent()) {
-        return earlierAttempt(c, target, mine.get());
-      }
-      List<MemoryRecord> neighbours = neighbours(c, target, vector);
-      if (c.origin() instanceof Origin.Remember r && !r.requestId().isEmpty()) {
-        for (MemoryRecord n : neighbours) {
-          if (n.sourceRefs().contains(r.sourceRef())) {
-            // The first call of this request merged into n.
-            return new Written(
-                new WriteDecision(
-                    WriteDecision.Outcome.MERGED,
-                    new StoredMemory(n, target.provider()),
-                    c.verdict().score(),
-                    c.verdict().scores(),
-                    "already merged into " + n.id() + " by request_id '" + r.requestId() + "'"),
-                true);
-          }
-        }
-      }
-      return store(c, target, Dedupe.match(c.record().content(), c.record().kind(), neighbours));
-    }
+    return underNamespaceLock(target.namespace(), () -> decide(c, target, randomId, vector));
   }
 
-  /** The first reason to reject the candidate (see the class description), or null. */
+  /** Under the namespace's lock: an earlier attempt, a merge, a supersede or a new record. */
+  private Written decide(
+      WriteCandidate c, AccessPolicy.Target target, boolean randomId, float[] vector) {
+    Optional<MemoryRecord> mine =
+        randomId ? Optional.empty() : target.store().get(target.namespace(), c.record().id());
+    if (mine.isPresent()) {
+      return earlierAttempt(c, target, mine.get());
+    }
+    List<MemoryRecord> neighbours = neighbours(c, target, vector);
+    if (c.origin() instanceof Origin.Remember r && !r.requestId().isEmpty()) {
+      for (MemoryRecord n : neighbours) {
+        if (n.sourceRefs().contains(r.sourceRef())) {
+          // The first call of this request merged into n.
+          return new Written(
+              new WriteDecision(
+                  WriteDecision.Outcome.MERGED,
+                  new StoredMemory(n, target.provider()),
+                  c.verdict().score(),
+                  c.verdict().scores(),
+                  "already merged into " + n.id() + " by request_id '" + r.requestId() + "'"),
+              true);
+        }
+      }
+    }
+    return store(c, target, Dedupe.match(c.record().content(), c.record().kind(), neighbours));
+  }
+
   /** Why the pipeline rejects {@code c} before the store, or {@code null} when it does not. */
   private Refusal refusal(WriteCandidate c) {
     if (c.destination() instanceof Destination.WritesRefused refused) {
@@ -338,7 +341,8 @@ public final class MemoryWriter {
 
   /**
    * Runs {@code work} holding the lock under which writes to {@code namespace} are decided and
-   * written, so that it sees no write of this writer half done and none starts before it ends.
+   * written, so that it sees no write half done and none starts before it ends: this process's
+   * lock, and the one every sidecar on a shared database takes ({@link RunStore#underSharedLock}).
    * Background maintenance changes records this way; {@code work} should be short (a few store
    * calls), as every write to the namespace waits for it.
    */
@@ -346,7 +350,7 @@ public final class MemoryWriter {
     requireNonNull(namespace, "namespace is null");
     requireNonNull(work, "work is null");
     synchronized (lock(namespace)) {
-      return work.get();
+      return audit.underSharedLock("memory writes " + namespace.value(), work);
     }
   }
 

@@ -6,8 +6,10 @@ import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.StartupException;
 import dev.memsidecar.jdbc.Database;
+import dev.memsidecar.jdbc.DatabaseUnreachableException;
 import dev.memsidecar.jdbc.Dialect;
 import dev.memsidecar.jdbc.NoFreeConnectionException;
+import dev.memsidecar.jdbc.SharedLocks;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,6 +18,7 @@ import java.sql.Savepoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Supplier;
 
 /**
  * The control store's database ({@link Database}: pool, migrations, housekeeping) and what every
@@ -40,10 +43,40 @@ final class ControlDatabase implements AutoCloseable {
   private static final String NAME = "the control store";
   private static final System.Logger LOG = System.getLogger(ControlDatabase.class.getName());
 
+  /** Connections of the cross-process locks ({@link #underSharedLock}), at most. */
+  static final int LOCK_STRIPES = 4;
+
   private final Database db;
+  private final SharedLocks locks;
 
   private ControlDatabase(Database db) {
     this.db = db;
+    this.locks = SharedLocks.of(db, LOCK_STRIPES);
+  }
+
+  /**
+   * Runs {@code work} holding the lock {@code name} of every process on this database ({@link
+   * SharedLocks}); UNAVAILABLE if it cannot be taken.
+   */
+  <T> T underSharedLock(String name, Supplier<T> work) {
+    try {
+      return locks.run(name, work);
+    } catch (SQLException e) {
+      if (db.isClosed()) {
+        throw MemoryException.failedPrecondition("the control store is closed");
+      }
+      throw MemoryException.unavailable(
+          "control store: cannot take the lock '"
+              + name
+              + "' at "
+              + db.url()
+              + ": "
+              + Database.firstLine(e)
+              + " ("
+              + Database.errorCodes(e)
+              + ")",
+          e);
+    }
   }
 
   /**
@@ -93,6 +126,9 @@ final class ControlDatabase implements AutoCloseable {
       return db.call(work);
     } catch (NoFreeConnectionException e) {
       throw MemoryException.unavailable(e.getMessage(), e);
+    } catch (DatabaseUnreachableException e) {
+      throw MemoryException.unavailable(
+          "control store: cannot " + operation + ": " + e.getMessage(), e);
     } catch (SQLException e) {
       if (db.isClosed()) {
         throw MemoryException.failedPrecondition("the control store is closed");
@@ -234,6 +270,7 @@ final class ControlDatabase implements AutoCloseable {
   /** Closes the database; idempotent. */
   @Override
   public void close() {
+    locks.close();
     db.close();
   }
 }

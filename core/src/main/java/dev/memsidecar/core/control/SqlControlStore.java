@@ -134,6 +134,11 @@ public final class SqlControlStore implements ControlStore {
   }
 
   @Override
+  public <T> T underSharedLock(String name, java.util.function.Supplier<T> work) {
+    return db.underSharedLock(name, work);
+  }
+
+  @Override
   public Optional<RunSnapshot> snapshot(Scope scope, String runId, Instant now) {
     return runs.snapshot(scope, runId, now);
   }

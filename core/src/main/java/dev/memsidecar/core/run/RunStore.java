@@ -17,6 +17,18 @@ import java.util.Optional;
 public interface RunStore extends AutoCloseable {
 
   /**
+   * Runs {@code work} holding the lock named {@code name} in every process that shares this store's
+   * database (the sidecars on one PostgreSQL), so that their writes to one namespace are decided
+   * one at a time. The caller keeps its own in-process lock too; on a database that one process
+   * opens (H2) this just runs {@code work}.
+   *
+   * @throws dev.memsidecar.api.MemoryException UNAVAILABLE if the lock cannot be taken
+   */
+  default <T> T underSharedLock(String name, java.util.function.Supplier<T> work) {
+    return work.get();
+  }
+
+  /**
    * The snapshot of ({@code scope}, {@code runId}) if one exists that expires after {@code now}.
    */
   Optional<RunSnapshot> snapshot(Scope scope, String runId, Instant now);
