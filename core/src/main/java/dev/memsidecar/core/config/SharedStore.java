@@ -29,6 +29,10 @@ public record SharedStore(String url, String user, String password) {
   /** The prefix of a profile's schema: {@code langmem_<profile>}. */
   public static final String SCHEMA_PREFIX = "langmem_";
 
+  /** A profile's own credentials, which the store's replace. */
+  private static final List<String> CREDENTIALS =
+      List.of("jdbc.user", "jdbc.password", "jdbc.passwordFile");
+
   /** PostgreSQL's longest identifier, in bytes. */
   private static final int MAX_IDENTIFIER = 63;
 
@@ -72,9 +76,9 @@ public record SharedStore(String url, String user, String password) {
 
   /**
    * {@code profiles}, each {@code langmem-sqlite} profile without a {@code jdbc.url} of its own
-   * given this store: {@code jdbc.url}, {@code jdbc.schema} ({@link #schemaOf}), and {@code
-   * jdbc.user} and {@code jdbc.password} unless the profile sets its own. Other profiles are
-   * returned as they are.
+   * given this store: {@code jdbc.url}, {@code jdbc.schema} ({@link #schemaOf}), and this store's
+   * {@code jdbc.user} and {@code jdbc.password} in place of the profile's own credentials (which
+   * were for its embedded default). Other profiles are returned as they are.
    *
    * @throws IllegalArgumentException if two profiles would share a schema
    */
@@ -98,15 +102,16 @@ public record SharedStore(String url, String user, String password) {
                         + schema
                         + "; give one of them its own spec.settings.jdbc.url");
               }
+              // The store's credentials go with its URL: the profile's own were for its default
+              // (embedded) database.
               Map<String, String> settings = new HashMap<>(p.settings());
+              settings.keySet().removeAll(CREDENTIALS);
               settings.put("jdbc.url", url);
               settings.put("jdbc.schema", schema);
               if (user != null) {
-                settings.putIfAbsent("jdbc.user", user);
+                settings.put("jdbc.user", user);
               }
-              if (password != null
-                  && !settings.containsKey("jdbc.password")
-                  && !settings.containsKey("jdbc.passwordFile")) {
+              if (password != null) {
                 settings.put("jdbc.password", password);
               }
               return new ProfileSpec(

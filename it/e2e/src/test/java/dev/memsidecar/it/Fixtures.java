@@ -260,6 +260,9 @@ final class Fixtures {
 
   /** Copies a folder tree (a stopped sidecar's data dir) to {@code target}. */
   static void copyTree(Path source, Path target) {
+    if (SharedDatabase.ENABLED) {
+      SharedDatabase.copy(source, target);
+    }
     try {
       Files.walkFileTree(
           source,

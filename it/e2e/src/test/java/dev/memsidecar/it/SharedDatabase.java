@@ -2,9 +2,14 @@ package dev.memsidecar.it;
 
 import dev.memsidecar.jdbc.postgresql.PostgresCluster;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs the end-to-end suites on PostgreSQL instead of the embedded H2 files: with {@code
@@ -21,6 +26,7 @@ final class SharedDatabase {
   static final boolean ENABLED = "postgresql".equals(System.getProperty(PROPERTY));
 
   private static final Map<Path, String> DATABASES = new ConcurrentHashMap<>();
+  private static final AtomicInteger COPIES = new AtomicInteger();
 
   private SharedDatabase() {}
 
@@ -28,15 +34,37 @@ final class SharedDatabase {
    * {@code env} plus the shared store's variables for the database of {@code workspace} (made on
    * first use), unless {@code env} names a store already.
    */
-  static Map<String, String> environment(Path workspace, Map<String, String> env) {
+  static Map<String, String> environment(
+      Path workspace, Map<String, String> env, List<String> args) {
     if (env.containsKey("MEMSIDECAR_STORE_URL")) {
       return env;
     }
+    int data = args.indexOf("--data");
+    Path key = data >= 0 && data + 1 < args.size() ? Path.of(args.get(data + 1)) : workspace;
     PostgresCluster cluster = PostgresCluster.shared();
     String database =
-        DATABASES.computeIfAbsent(
-            workspace.toAbsolutePath().normalize(), w -> cluster.createDatabase());
+        DATABASES.computeIfAbsent(key.toAbsolutePath().normalize(), w -> cluster.createDatabase());
     return storeEnvironment(cluster, database, env);
+  }
+
+  /**
+   * The data folder {@code target} gets a copy of {@code source}'s database (no sidecar may be
+   * connected to it), if {@code source} has one.
+   */
+  static void copy(Path source, Path target) {
+    String from = DATABASES.get(source.toAbsolutePath().normalize());
+    if (from == null) {
+      return;
+    }
+    PostgresCluster cluster = PostgresCluster.shared();
+    String to = from + "_copy" + COPIES.incrementAndGet();
+    try (Connection c = cluster.connect("postgres");
+        Statement st = c.createStatement()) {
+      st.execute("CREATE DATABASE " + to + " TEMPLATE " + from);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot copy the database " + from, e);
+    }
+    DATABASES.put(target.toAbsolutePath().normalize(), to);
   }
 
   /** {@code env} plus the variables that point a sidecar at {@code database}. */

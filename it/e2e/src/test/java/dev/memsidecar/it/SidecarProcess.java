@@ -140,7 +140,10 @@ public final class SidecarProcess implements AutoCloseable {
    */
   public static SidecarProcess start(Path workspace, Map<String, String> env, String... extraArgs) {
     requireNonNull(workspace, "workspace is null");
-    env = SharedDatabase.ENABLED ? SharedDatabase.environment(workspace, env) : env;
+    env =
+        SharedDatabase.ENABLED
+            ? SharedDatabase.environment(workspace, env, List.of(extraArgs))
+            : env;
     List<String> args = new ArrayList<>();
     args.add("serve");
     args.add("--workspace");

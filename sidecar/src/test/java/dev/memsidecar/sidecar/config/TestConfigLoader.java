@@ -718,6 +718,13 @@ class TestConfigLoader {
         spec:
           profile: agent
           settings: { jdbc.url: "jdbc:h2:file:/elsewhere/own" }
+        ---
+        apiVersion: memsidecar.dev/v1
+        kind: Memory
+        metadata: { name: creds }
+        spec:
+          profile: agent
+          settings: { jdbc.user: vault, jdbc.passwordFile: /run/vault, pool.size: "2" }
         """);
 
     SidecarConfig config = load();
@@ -738,6 +745,15 @@ class TestConfigLoader {
     assertEquals("langmem_workspace", byId.get("workspace").settings().get("jdbc.schema"));
     assertEquals("langmem_team_notes", byId.get("Team-Notes").settings().get("jdbc.schema"));
     assertEquals(Map.of(), byId.get("notes").settings());
+    // Credentials without a URL were for the embedded default: the store's replace them.
+    assertEquals(
+        Map.of(
+            "jdbc.url", "jdbc:postgresql://db:5432/memsidecar",
+            "jdbc.schema", "langmem_creds",
+            "jdbc.user", "ms",
+            "jdbc.password", "s3cret-pass",
+            "pool.size", "2"),
+        byId.get("creds").settings());
     assertEquals(Map.of("jdbc.url", "jdbc:h2:file:/elsewhere/own"), byId.get("own").settings());
   }
 
