@@ -73,6 +73,16 @@ public interface MemoryStore extends AutoCloseable {
     throw MemoryException.unsupported(this, Capability.RECORDS);
   }
 
+  /**
+   * Makes the next {@link #search} of {@code namespace} see every write committed before this call
+   * by any process sharing this store's storage (several sidecars on one database), not only this
+   * store's own. The engine calls it before deciding whether a fact is new, under a lock all those
+   * processes respect, so that two of them never both store one fact. A search without it sees the
+   * others' writes a little later (a store says how much later). The default does nothing: right
+   * for a store whose storage one process owns, which sees every write it can be asked about.
+   */
+  default void refresh(Namespace namespace) {}
+
   /** Removes the record for good. Returns whether it existed. Durable when it returns. */
   default boolean delete(Namespace namespace, String id) {
     throw MemoryException.unsupported(this, Capability.RECORDS);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.MemoryRecord;
+import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
@@ -57,7 +58,10 @@ import java.util.Set;
  *
  * <p>Thread-safe: candidates of one namespace are decided and written one at a time (64 lock
  * stripes by namespace), so two concurrent writes of one fact leave one record; the query's vector
- * is computed before the lock is taken.
+ * is computed before the lock is taken. With several sidecars on one database, a run's facts are
+ * also decided one at a time across all of them ({@link RunStore#underSharedLock}, after {@link
+ * MemoryStore#refresh}), and so are maintenance's changes; a Remember is not, so that Remembers
+ * from many sidecars into one namespace are not limited to one database commit at a time.
  */
 public final class MemoryWriter {
   /** How many records of its namespace a candidate is compared with. */
@@ -196,7 +200,24 @@ public final class MemoryWriter {
     // model runs only if they embed at the same time.
     float[] vector =
         c.verbatim() ? embedder.embed(c.record().indexedText()) : new float[embedder.dimensions()];
-    return underNamespaceLock(target.namespace(), () -> decide(c, target, randomId, vector));
+    if (c.verbatim()) {
+      // Remember: decided under this process's lock only. Two sidecars on one database that are
+      // told the same text at the same moment may both store it (maintenance merges them later);
+      // serializing every Remember of a namespace across sidecars would cap their throughput at
+      // one database commit at a time.
+      synchronized (lock(target.namespace())) {
+        return decide(c, target, randomId, vector);
+      }
+    }
+    // A run's facts: one at a time across every sidecar, each seeing all the others' facts, so
+    // that two sidecars extracting one fact at once leave one record and a correction supersedes
+    // once.
+    return underNamespaceLock(
+        target.namespace(),
+        () -> {
+          target.store().refresh(target.namespace());
+          return decide(c, target, randomId, vector);
+        });
   }
 
   /** Under the namespace's lock: an earlier attempt, a merge, a supersede or a new record. */
@@ -343,8 +364,8 @@ public final class MemoryWriter {
    * Runs {@code work} holding the lock under which writes to {@code namespace} are decided and
    * written, so that it sees no write half done and none starts before it ends: this process's
    * lock, and the one every sidecar on a shared database takes ({@link RunStore#underSharedLock}).
-   * Background maintenance changes records this way; {@code work} should be short (a few store
-   * calls), as every write to the namespace waits for it.
+   * Background maintenance changes records this way, as EndRun writes a run's facts; {@code work}
+   * should be short (a few store calls), as every write to the namespace waits for it.
    */
   public <T> T underNamespaceLock(Namespace namespace, java.util.function.Supplier<T> work) {
     requireNonNull(namespace, "namespace is null");

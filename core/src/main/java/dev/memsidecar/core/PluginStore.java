@@ -53,6 +53,16 @@ final class PluginStore implements MemoryStore {
   }
 
   @Override
+  public void refresh(Namespace namespace) {
+    Plugins.withContextLoader(
+        loader,
+        () -> {
+          store.refresh(namespace);
+          return null;
+        });
+  }
+
+  @Override
   public boolean delete(Namespace namespace, String id) {
     return Plugins.withContextLoader(loader, () -> store.delete(namespace, id));
   }

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code kind: Memory} is a profile file ({@code config/memory/}), any other block is {@code
  * memsidecar.yaml}. A counter-example's comment may quote the message start-up fails with ({@code #
  * memsidecar.yaml: key ...}); the loader's message must then be exactly that. The token file the
- * examples name ({@code secrets/token}) is made in the workspace first, as a deployment would mount
- * it.
+ * examples name ({@code secrets/token}, and the database password {@code secrets/db-password}) is
+ * made in the workspace first, as a deployment would mount it.
  */
 class TestDocumentedConfig {
   private static final Path ROOT =
@@ -77,6 +77,7 @@ class TestDocumentedConfig {
     Path workspace = Files.createTempDirectory(scratch, "ws");
     Files.createDirectories(workspace.resolve("secrets"));
     Files.writeString(workspace.resolve("secrets/token"), "documented-example-token-0123\n");
+    Files.writeString(workspace.resolve("secrets/db-password"), "documented-example-password\n");
     Path file =
         example.isProfile()
             ? workspace.resolve(ConfigLoader.MEMORY_DIR).resolve("example.yaml")

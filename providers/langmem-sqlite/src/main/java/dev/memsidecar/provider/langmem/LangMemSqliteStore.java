@@ -511,14 +511,21 @@ final class LangMemSqliteStore implements MemoryStore {
     if (!HybridIndex.isZero(vector)) {
       awaitVectors(namespace);
     }
+    return indexFor(namespace).search(query, vector);
+  }
+
+  /** On PostgreSQL, reads the change log as far as it ends ({@link ChangeFeed#awaitFresh}). */
+  @Override
+  public void refresh(Namespace namespace) {
+    requireNonNull(namespace, "namespace is null");
+    ensureOpen();
     if (feed != null) {
       try {
         feed.awaitFresh();
       } catch (SQLException e) {
-        throw failure("search", e);
+        throw failure("read the other sidecars' changes", e);
       }
     }
-    return indexFor(namespace).search(query, vector);
   }
 
   @Override

