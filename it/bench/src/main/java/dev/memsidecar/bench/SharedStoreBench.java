@@ -448,9 +448,15 @@ public final class SharedStoreBench {
         SidecarProcess victim = start("victim");
         startNanos += System.nanoTime() - t;
         AtomicBoolean stop = new AtomicBoolean();
+        int before = acknowledged.size();
         List<Future<?>> writers =
             writers(pool, victim, "kill" + cycle, stop, acknowledged, new AtomicLong());
-        Thread.sleep(300 + random.nextInt(700));
+        // Killed while writes are in flight: once it acknowledged some, at a random moment.
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (acknowledged.size() < before + 20 && System.nanoTime() < deadline) {
+          Thread.sleep(5);
+        }
+        Thread.sleep(random.nextInt(500));
         victim.kill();
         stop.set(true);
         for (Future<?> w : writers) {
