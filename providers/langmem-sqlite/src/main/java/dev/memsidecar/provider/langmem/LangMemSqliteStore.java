@@ -681,7 +681,7 @@ final class LangMemSqliteStore implements MemoryStore {
                 w.written =
                     !changed.contains(w.key())
                         && backlog.isDue(w.record)
-                        && (feed == null || ChangeFeed.lockIfCurrent(c, w.record));
+                        && ChangeFeed.lockIfCurrent(c, w.record);
                 if (!w.written) {
                   continue;
                 }
@@ -989,9 +989,15 @@ final class LangMemSqliteStore implements MemoryStore {
           MemoryRecord r = RecordRows.read(rs, 1);
           byte[] bytes = rs.getBytes(width + 1);
           String madeBy = rs.getString(width + 2);
-          if (bytes == null && !backlog.waits(r.namespace(), r.id()) || !matches(bytes, madeBy)) {
-            // Left empty by a migration or re-embedding that could not read it, or written by
-            // another embedder since the store opened: embed it as queries will be.
+          if (bytes == null) {
+            // No vector yet: a put committed a moment ago whose vector is not due here yet (its
+            // worker, or another sidecar's, makes it), or one a migration left empty. Found by
+            // its words meanwhile; the vector worker makes it unless it waits already (embedding
+            // it here too would embed it twice).
+            backlog.recover(r);
+            index.put(r, new float[embedder.dimensions()]);
+          } else if (!matches(bytes, madeBy)) {
+            // Written by another embedder since the store opened: embed it as queries will be.
             index.put(r, embedder.embed(r.indexedText()));
             reembedded++;
           } else {

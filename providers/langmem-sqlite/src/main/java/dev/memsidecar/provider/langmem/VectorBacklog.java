@@ -88,12 +88,13 @@ final class VectorBacklog {
   }
 
   /**
-   * Adds records found without a vector when the store opens, beyond the capacity if need be (they
-   * are already written; the room is taken back as their vectors land).
+   * Adds a record found without a vector (when the store opens, or as an index loads), beyond the
+   * capacity if need be (it is already written; the room is taken back as its vector lands);
+   * nothing when it waits already.
    */
   synchronized void recover(MemoryRecord record) {
     Key key = new Key(record.namespace(), record.id());
-    if (due.put(key, record) != null) {
+    if (due.putIfAbsent(key, record) != null) {
       return;
     }
     if (!room.tryAcquire()) {
