@@ -112,8 +112,12 @@ public final class SharedStoreBench {
           options.noFsync ? "off" : "on");
       load();
       search();
-      visibility();
-      duplicates();
+      if (options.probes > 0 && sidecars.size() > 1) {
+        visibility();
+      }
+      if (options.facts > 0) {
+        duplicates();
+      }
       Set<String> acknowledged = ConcurrentHashMap.newKeySet();
       kills(acknowledged);
       restarts(acknowledged);
