@@ -73,6 +73,13 @@ import java.util.stream.Stream;
  * other than maps, lists and scalars are built; Jackson binds each document to the records of
  * {@link ConfigFiles} ({@link YamlBinding}: unknown keys and wrong types), and this class checks
  * the values. Nothing is cached; each call reads the files again. Thread-safe (no shared state).
+ *
+ * <p>One file of about 900 lines because precedence is one merge: every key's default, file value,
+ * environment variable and command-line flag meet in one {@code Draft}, in one order, and the
+ * checks that span keys (the inspector needs the HTTP port, the store's credentials need its URL)
+ * read the merged result. The parts that stand alone are their own classes: parsing ({@link
+ * StrictYaml}), binding and type errors ({@link YamlBinding}), the file shapes ({@link
+ * ConfigFiles}) and the result ({@link SidecarConfig}).
  */
 public final class ConfigLoader {
   /** The server and flags file, in the workspace folder. */

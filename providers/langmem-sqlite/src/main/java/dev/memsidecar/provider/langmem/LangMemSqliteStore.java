@@ -94,12 +94,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * load it once. Reads and searches take no lock of the store. After {@link #close()} every call
  * fails with FAILED_PRECONDITION.
  *
- * <p>One file of about 900 lines because writes, indexes and the vector backlog are one ordering:
+ * <p>One file of about 1,100 lines because writes, indexes and the vector backlog are one ordering:
  * every change to the three happens in {@link #commitBatch} and {@link #apply}, on the committer's
  * thread, in commit order, and the vector worker, the recovery at open and the index load each rely
  * on that order. The parts that stand alone are their own classes ({@link VectorBacklog}, {@link
- * GroupCommitter}, {@link NamespaceIndexCache}, {@link RecordRows}, {@link Reembedding}), as do the
- * index itself ({@code HybridIndex}), the schema and the SQL dialect.
+ * GroupCommitter}, {@link NamespaceIndexCache}, {@link RecordRows}, {@link Reembedding}, {@link
+ * ChangeFeed} for the other sidecars' changes on PostgreSQL), as do the index itself ({@code
+ * HybridIndex}), the schema and the SQL dialect.
  */
 final class LangMemSqliteStore implements MemoryStore {
   static final int INDEXED_NAMESPACES = 256;
