@@ -23,7 +23,7 @@ class TestHeapTuning {
     for (String option :
         List.of(
             "-Xmx512m",
-            "-Xms64m",
+            "-Xms16m",
             "-XX:MaxHeapSize=1g",
             "-XX:InitialHeapSize=100m",
             "-XX:MinHeapSize=32m",

@@ -12,8 +12,6 @@ import dev.memsidecar.api.Embedder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
-import java.net.URLConnection;
-import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.util.Arrays;
@@ -71,7 +69,7 @@ final class OnnxBertEncoder implements AutoCloseable {
     Thread thread = new Thread(tokenizerLoad, "tokenizer-load-" + spec.name());
     thread.setDaemon(true);
     thread.start();
-    ByteBuffer model = readDirect(resource(spec.model()));
+    ModelFile model = ModelFile.of(resource(spec.model()));
     long t1 = System.nanoTime();
     NativeLibraries.configure();
     try {
@@ -85,7 +83,9 @@ final class OnnxBertEncoder implements AutoCloseable {
         }
         // Idle ORT threads would otherwise spin between runs, taking CPU from the server.
         options.addConfigEntry("session.intra_op.allow_spinning", "0");
-        session = env.createSession(model, options);
+        session = env.createSession(model.path().toString(), options);
+      } finally {
+        model.close();
       }
       long t3 = System.nanoTime();
       try {
@@ -94,7 +94,7 @@ final class OnnxBertEncoder implements AutoCloseable {
         String times =
             String.format(
                 Locale.ROOT,
-                "model read %d ms, runtime %d ms, session %d ms, then waited %d ms for the"
+                "model file %d ms, runtime %d ms, session %d ms, then waited %d ms for the"
                     + " tokenizer (read beside them)",
                 (t1 - t0) / 1_000_000,
                 (t2 - t1) / 1_000_000,
@@ -156,27 +156,6 @@ final class OnnxBertEncoder implements AutoCloseable {
       throw new IOException(name + " is not on the class path (the model artifact is missing)");
     }
     return url;
-  }
-
-  /** The resource in a direct buffer: off the Java heap, freed once ONNX Runtime has its copy. */
-  private static ByteBuffer readDirect(URL url) throws IOException {
-    URLConnection connection = url.openConnection();
-    long size = connection.getContentLengthLong();
-    try (InputStream in = connection.getInputStream()) {
-      if (size < 0 || size > Integer.MAX_VALUE) {
-        byte[] bytes = in.readAllBytes();
-        return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
-      }
-      ByteBuffer buffer = ByteBuffer.allocateDirect((int) size);
-      byte[] chunk = new byte[1 << 16];
-      for (int n; (n = in.read(chunk)) > 0; ) {
-        buffer.put(chunk, 0, Math.min(n, buffer.remaining()));
-      }
-      if (buffer.hasRemaining()) {
-        throw new IOException(url + ": read " + buffer.position() + " of " + size + " bytes");
-      }
-      return buffer.flip();
-    }
   }
 
   ModelSpec spec() {
