@@ -127,4 +127,42 @@ class TestHeapTuning {
     assertEquals(0, d.next(new Reading(120_000, 170 * MIB, 110 * MIB, 13)));
     assertEquals(ARMED, d.next(new Reading(124_000, 170 * MIB, 110 * MIB, 13)));
   }
+
+  @Test
+  void theCHeapIsTrimmedAfterStartUpAndWhenQuietAtMostEveryThirtySeconds() {
+    Decisions d = new Decisions(30);
+    // The first reading: start-up is over.
+    assertEquals(0, d.next(new Reading(1_000, 40 * MIB, 20 * MIB, 5)));
+    assertTrue(d.trimNow());
+    // Quiet from then on (a small heap is never armed): trimmed every 30 s, not more often.
+    for (long t = 2_000; t < 31_000; t += 1_000) {
+      d.next(new Reading(t, 40 * MIB, 20 * MIB, 5));
+      assertFalse(d.trimNow(), "at " + t);
+    }
+    d.next(new Reading(31_000, 40 * MIB, 20 * MIB, 5));
+    assertTrue(d.trimNow());
+    // Busy (a collection every second): never while the calls go on.
+    for (long t = 62_000; t < 120_000; t += 1_000) {
+      d.next(new Reading(t, 40 * MIB, 20 * MIB, t / 1_000));
+      assertFalse(d.trimNow(), "at " + t);
+    }
+    // The calls stop: trimmed once quiet.
+    d.next(new Reading(122_000, 40 * MIB, 20 * MIB, 119));
+    assertFalse(d.trimNow(), "quiet for 3 s only since the last collection at 119 s");
+    d.next(new Reading(123_000, 40 * MIB, 20 * MIB, 119));
+    assertTrue(d.trimNow());
+  }
+
+  @Test
+  void theEndOfACycleTrims() {
+    Decisions d = new Decisions(30);
+    d.next(new Reading(0, 100 * MIB, 50 * MIB, 10));
+    assertTrue(d.trimNow(), "start-up is over");
+    // Busy, and G1 grew the heap: one cycle; its end trims.
+    assertEquals(ARMED, d.next(new Reading(40_000, 600 * MIB, 120 * MIB, 50)));
+    assertFalse(d.trimNow());
+    assertEquals(0, d.next(new Reading(41_000, 600 * MIB, 120 * MIB, 51)));
+    assertTrue(d.disarmedNow());
+    assertTrue(d.trimNow());
+  }
 }
