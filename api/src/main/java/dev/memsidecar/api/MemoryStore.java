@@ -83,6 +83,14 @@ public interface MemoryStore extends AutoCloseable {
    */
   default void refresh(Namespace namespace) {}
 
+  /**
+   * The records this store acknowledged whose vectors are still being made, for GetStatus and the
+   * metrics. The default, none, is right for a store that makes each vector before it acknowledges.
+   */
+  default PendingVectors pendingVectors() {
+    return PendingVectors.NONE;
+  }
+
   /** Removes the record for good. Returns whether it existed. Durable when it returns. */
   default boolean delete(Namespace namespace, String id) {
     throw MemoryException.unsupported(this, Capability.RECORDS);

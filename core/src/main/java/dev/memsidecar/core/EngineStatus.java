@@ -1,5 +1,6 @@
 package dev.memsidecar.core;
 
+import dev.memsidecar.api.PendingVectors;
 import dev.memsidecar.core.config.Flags;
 import java.util.List;
 import java.util.Map;
@@ -50,11 +51,13 @@ public record EngineStatus(
    * @param provider the canonical provider name
    * @param enabled {@code spec.enabled}
    * @param settings its provider settings, the provider's sensitive ones shown as {@code ***}
+   * @param pendingVectors its records acknowledged whose vectors are still being made
    */
   public record ProfileStatus(
       String id,
       String scopeKind,
       String provider,
       boolean enabled,
-      Map<String, String> settings) {}
+      Map<String, String> settings,
+      PendingVectors pendingVectors) {}
 }

@@ -12,6 +12,7 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
+import dev.memsidecar.api.PendingVectors;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.core.events.EventBus;
@@ -371,7 +372,8 @@ public final class MemoryEngine implements AutoCloseable {
                         p.spec().scopeKind().id(),
                         p.provider(),
                         p.spec().enabled(),
-                        p.shownSettings()))
+                        p.shownSettings(),
+                        p.store() == null ? PendingVectors.NONE : p.store().pendingVectors()))
             .toList();
     List<EngineStatus.ProviderStatus> found =
         providers.all().stream()

@@ -8,6 +8,7 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
+import dev.memsidecar.api.PendingVectors;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import java.util.List;
@@ -60,6 +61,11 @@ final class PluginStore implements MemoryStore {
           store.refresh(namespace);
           return null;
         });
+  }
+
+  @Override
+  public PendingVectors pendingVectors() {
+    return Plugins.withContextLoader(loader, store::pendingVectors);
   }
 
   @Override

@@ -255,7 +255,9 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
               .setScopeKind(p.scopeKind())
               .setProvider(p.provider())
               .setEnabled(p.enabled())
-              .putAllSettings(p.settings()));
+              .putAllSettings(p.settings())
+              .setVectorsPending(p.pendingVectors().records())
+              .setVectorsOldestWait(ProtoMapping.duration(p.pendingVectors().oldestWait())));
     }
     out.onNext(res.build());
     out.onCompleted();

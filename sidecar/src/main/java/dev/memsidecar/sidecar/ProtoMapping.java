@@ -26,6 +26,7 @@ import dev.memsidecar.proto.v1.ToolRuleSource;
 import dev.memsidecar.proto.v1.Validity;
 import dev.memsidecar.proto.v1.WriteOutcome;
 import io.grpc.Context;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -276,5 +277,12 @@ final class ProtoMapping {
 
   static Timestamp timestamp(Instant t) {
     return Timestamp.newBuilder().setSeconds(t.getEpochSecond()).setNanos(t.getNano()).build();
+  }
+
+  static com.google.protobuf.Duration duration(Duration d) {
+    return com.google.protobuf.Duration.newBuilder()
+        .setSeconds(d.getSeconds())
+        .setNanos(d.getNano())
+        .build();
   }
 }

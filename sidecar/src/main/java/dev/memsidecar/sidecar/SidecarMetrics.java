@@ -1,5 +1,7 @@
 package dev.memsidecar.sidecar;
 
+import dev.memsidecar.api.PendingVectors;
+import dev.memsidecar.core.EngineStatus;
 import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.events.RuntimeEvent;
 import io.grpc.ForwardingServerCall;
@@ -47,6 +49,8 @@ import java.util.stream.Stream;
  *       failed);
  *   <li>{@code memsidecar_data_bytes}: the data folder's size on disk (measured at most every 30
  *       s), {@code memsidecar_session_vectors_pending};
+ *   <li>by {@code profile}: {@code memsidecar_memory_vectors_pending} (records acknowledged whose
+ *       vectors are still being made) and {@code memsidecar_memory_vectors_oldest_wait_seconds};
  *   <li>the JVM's: {@code jvm_memory_*}, {@code jvm_gc_*}, {@code jvm_threads_*}, {@code
  *       process_cpu_*}, {@code process_uptime_seconds}.
  * </ul>
@@ -77,7 +81,30 @@ final class SidecarMetrics {
     Gauge.builder("memsidecar.session.vectors.pending", engine, e -> e.sessions().vectorsPending())
         .description("session messages appended whose vectors are being made")
         .register(registry);
+    for (EngineStatus.ProfileStatus p : engine.status().profiles()) {
+      String id = p.id();
+      Gauge.builder("memsidecar.memory.vectors.pending", engine, e -> pending(e, id).records())
+          .tag("profile", id)
+          .description("records acknowledged whose vectors are still being made")
+          .register(registry);
+      Gauge.builder(
+              "memsidecar.memory.vectors.oldest.wait",
+              engine,
+              e -> pending(e, id).oldestWait().toNanos() / 1e9)
+          .tag("profile", id)
+          .baseUnit("seconds")
+          .description("how long the record waiting longest for its vector has waited")
+          .register(registry);
+    }
     engine.events().listen(this::count);
+  }
+
+  private static PendingVectors pending(MemoryEngine engine, String profile) {
+    return engine.status().profiles().stream()
+        .filter(p -> p.id().equals(profile))
+        .map(EngineStatus.ProfileStatus::pendingVectors)
+        .findFirst()
+        .orElse(PendingVectors.NONE);
   }
 
   /** The exposition of every meter in {@code contentType} (Prometheus text or OpenMetrics). */

@@ -90,6 +90,8 @@ class TestMetrics {
             "memsidecar_recall_items_count{part=\"recalled\"} 1",
             "memsidecar_data_bytes ",
             "memsidecar_session_vectors_pending ",
+            "memsidecar_memory_vectors_pending{profile=\"workspace\"} ",
+            "memsidecar_memory_vectors_oldest_wait_seconds{profile=\"user\"} ",
             "jvm_memory_used_bytes{"
           }) {
         assertTrue(body.contains(line), () -> "missing " + line + " in:\n" + body);

@@ -12,6 +12,7 @@ import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
+import dev.memsidecar.api.PendingVectors;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.jdbc.Database;
@@ -604,9 +605,9 @@ final class LangMemSqliteStore implements MemoryStore {
     return entry == null ? null : entry.index();
   }
 
-  /** How many records wait for their vectors. */
-  int vectorsPending() {
-    return backlog.size();
+  @Override
+  public PendingVectors pendingVectors() {
+    return backlog.pending();
   }
 
   /** How many transactions writes have committed; for tests and benchmarks. */

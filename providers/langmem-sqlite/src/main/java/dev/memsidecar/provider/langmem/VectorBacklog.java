@@ -3,6 +3,8 @@ package dev.memsidecar.provider.langmem;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.Namespace;
+import dev.memsidecar.api.PendingVectors;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +34,8 @@ final class VectorBacklog {
   private final Semaphore room;
   // Guarded by this.
   private final Map<Key, MemoryRecord> due = new HashMap<>();
+  // When each waiting record started to wait (System.nanoTime), kept across its newer versions.
+  private final Map<Key, Long> since = new HashMap<>();
   private final ArrayDeque<Key> order = new ArrayDeque<>();
   private int overdraft;
   private boolean closed;
@@ -81,6 +85,7 @@ final class VectorBacklog {
     if (due.put(key, record) != null) {
       giveBack();
     }
+    since.putIfAbsent(key, System.nanoTime());
     // Also when an older version waits: that one may be in a batch already, whose vector the
     // store then drops; this version is taken again.
     order.add(key);
@@ -97,6 +102,7 @@ final class VectorBacklog {
     if (due.putIfAbsent(key, record) != null) {
       return;
     }
+    since.put(key, System.nanoTime());
     if (!room.tryAcquire()) {
       overdraft++;
     }
@@ -106,7 +112,9 @@ final class VectorBacklog {
 
   /** The record no longer waits (a vector landed, or a later write made it moot). */
   synchronized void clear(Namespace namespace, String id) {
-    if (due.remove(new Key(namespace, id)) != null) {
+    Key key = new Key(namespace, id);
+    if (due.remove(key) != null) {
+      since.remove(key);
       giveBack();
       notifyAll();
     }
@@ -134,6 +142,16 @@ final class VectorBacklog {
   /** How many records wait. */
   synchronized int size() {
     return due.size();
+  }
+
+  /** How many records wait, and how long the one waiting longest has waited. */
+  synchronized PendingVectors pending() {
+    long now = System.nanoTime();
+    long oldest = now;
+    for (long t : since.values()) {
+      oldest = Math.min(oldest, t);
+    }
+    return new PendingVectors(due.size(), Duration.ofNanos(now - oldest));
   }
 
   /**

@@ -211,7 +211,7 @@ class TestLangMemSqliteManyStoresOnPostgres {
     assertEquals(List.of("changed"), List.copyOf(ids(b.search(NS, query("beta")))));
 
     // The vector A's worker made behind the update reaches B as a change of its own.
-    await(() -> a.vectorsPending() == 0, POLLED_WITHIN, "A made its vectors");
+    await(() -> a.pendingVectors().records() == 0, POLLED_WITHIN, "A made its vectors");
     a.search(NS, query("beta")); // loads A's index
     float[] madeByA = a.loadedIndex(NS).vectorIfSameText(newer);
     assertNotNull(madeByA);

@@ -15,6 +15,7 @@ import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
+import dev.memsidecar.api.PendingVectors;
 import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.api.ScoredRecord;
 import dev.memsidecar.api.SearchQuery;
@@ -320,7 +321,7 @@ class TestLangMemSqliteStore {
     store = open(embedder);
     MemoryRecord r = record(ALICE, "r", "the staging cluster runs in frankfurt");
     store.put(r); // returns although the embedder is shut
-    assertEquals(1, ((LangMemSqliteStore) store).vectorsPending());
+    assertEquals(1, store.pendingVectors().records());
 
     // Found by its words at once (a zero query vector asks for words alone).
     float[] none = new float[embedder.dimensions()];
@@ -341,6 +342,9 @@ class TestLangMemSqliteStore {
                           "staging cluster", q, 10, Set.of(), List.of(), 0f, T0.plusSeconds(60))));
       Thread.sleep(200);
       assertFalse(search.isDone(), "the search did not wait for the vector");
+      assertTrue(
+          store.pendingVectors().oldestWait().toMillis() >= 200,
+          "waited since the put: " + store.pendingVectors());
       embedder.open.countDown();
       List<ScoredRecord> hits = search.get();
       float[] v = new HashEmbedder().embed(r.indexedText());
@@ -352,7 +356,7 @@ class TestLangMemSqliteStore {
     } finally {
       pool.shutdownNow();
     }
-    assertEquals(0, ((LangMemSqliteStore) store).vectorsPending());
+    assertEquals(PendingVectors.NONE, store.pendingVectors());
   }
 
   @Test
@@ -386,7 +390,7 @@ class TestLangMemSqliteStore {
   /** Waits until the store has made the vector of every record put so far. */
   private void awaitVectors() {
     long deadline = System.nanoTime() + 10_000_000_000L;
-    while (((LangMemSqliteStore) store).vectorsPending() > 0) {
+    while (store.pendingVectors().records() > 0) {
       assertTrue(System.nanoTime() < deadline, "vectors still pending after 10 s");
       Thread.onSpinWait();
     }
