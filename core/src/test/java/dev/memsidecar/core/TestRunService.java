@@ -123,6 +123,26 @@ class TestRunService {
   }
 
   @Test
+  void aFactQuotesTheTurnItWasExtractedFromWhenBothRank() {
+    MemoryEngine e = engine();
+    // The turn says more than the fact extracted from it ("sister", "breakfast").
+    endRun(
+        e,
+        "teach-1",
+        "My sister told me at breakfast, she swears by it",
+        line("user", "semantic", 9, false, "Alice prefers dark roast coffee"));
+    RunSnapshot s = beginRun(e, "run-1", "what coffee does alice prefer, dark roast?");
+    assertEquals(1, s.recalled().size(), s::toString);
+    assertTrue(
+        s.evidence().stream().noneMatch(h -> h.message().runId().equals("teach-1")), s::toString);
+    String recalled = section(s, RunService.RECALLED_MEMORY);
+    assertEquals(1, recalled.lines().count(), recalled);
+    assertTrue(recalled.contains("Alice prefers dark roast coffee"), recalled);
+    assertTrue(recalled.contains(" (from [2 March 2026, "), recalled);
+    assertTrue(recalled.contains("] user: My sister told me at breakfast"), recalled);
+  }
+
+  @Test
   void beginRunFreezesItsSectionsForTheRunEvenAcrossARestart() {
     MemoryEngine e = engine();
     endRun(e, "teach-1", line("user", "semantic", 9, false, "Alice prefers dark roast coffee"));

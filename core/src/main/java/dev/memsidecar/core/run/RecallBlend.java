@@ -15,9 +15,11 @@ import dev.memsidecar.language.extraction.DatePhrases;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,20 +45,33 @@ final class RecallBlend {
     recall.prefetch(q);
   }
 
-  /** What BeginRun recalls: facts and session evidence, {@code topK} together. */
-  record Blend(List<MemoryHit> recalled, List<SessionHit> evidence) {
-    static final Blend NONE = new Blend(List.of(), List.of());
+  /**
+   * What BeginRun recalls: facts and session evidence, {@code topK} together, and, by the index of
+   * a recalled fact, the turn it was extracted from when that turn ranked too (the two share the
+   * fact's slot: the line shows the fact and quotes the turn).
+   */
+  record Blend(
+      List<MemoryHit> recalled, List<SessionHit> evidence, Map<Integer, SessionHit> quotes) {
+    static final Blend NONE = new Blend(List.of(), List.of(), Map.of());
+
+    Blend {
+      recalled = List.copyOf(recalled);
+      evidence = List.copyOf(evidence);
+      quotes = Map.copyOf(quotes);
+    }
   }
 
   /**
    * Recalled facts and session evidence in one ranking: both are scored by the one hybrid score
    * (the stores' for facts, {@link SessionService} the same formula for messages), merged best
    * first (a tie goes to the fact), and the first {@code topK} kept. A fact and the turn it was
-   * extracted from (same run, most words shared) never both take a slot: the fact, which says it
-   * with the names and dates resolved, takes the slot of the first of the two to rank. Nothing that
-   * a line of {@code shown} already says (nine in ten of its words in that line) takes a slot: the
-   * curated section holds it. Evidence answers to the flag recall answers to: none when
-   * LangMem.read is off.
+   * extracted from (same run, most words shared) never take two slots: the fact, which says it with
+   * the names and dates resolved, takes the slot of the first of the two to rank, and quotes the
+   * turn when the search found it among its {@code topK} and it says more than the fact (the words
+   * extraction left out: the fact is the reading, the turn what was said). Nothing that a line of
+   * {@code shown} already says (nine in ten of its words in that line) takes a slot: the curated
+   * section holds it. Evidence answers to the flag recall answers to: none when LangMem.read is
+   * off.
    *
    * @param q the recall query of the run's input, not blank
    * @param shown lines the run's prompt already holds (the curated files)
@@ -69,7 +84,9 @@ final class RecallBlend {
         recall.search(scope, q, List.of(), topK, Set.of(), List.of(), 0f, options);
     List<Said> factItems = facts.stream().map(Said::of).toList();
     List<MemoryHit> keptFacts = new ArrayList<>();
+    List<Said> keptFactItems = new ArrayList<>();
     List<SessionHit> keptEvidence = new ArrayList<>();
+    Map<Integer, SessionHit> quotes = new HashMap<>();
     List<Said> kept = new ArrayList<>();
     for (String line : shown) {
       kept.add(new Said(Set.of(), Set.copyOf(Terms.keywords(line))));
@@ -89,14 +106,26 @@ final class RecallBlend {
         used[f] = true;
         if (!factItems.get(f).repeats(kept)) {
           keptFacts.add(facts.get(f));
+          keptFactItems.add(factItems.get(f));
           kept.add(factItems.get(f));
         }
         continue;
       }
       SessionHit message = evidence.get(e++);
       Said said = Said.of(message);
+      // A fact kept already that was extracted from this turn: the turn joins its slot.
+      int standing = -1;
+      for (int j = 0; j < keptFactItems.size() && standing < 0; j++) {
+        if (keptFactItems.get(j).sameTurn(said)) {
+          standing = j;
+        }
+      }
+      if (standing >= 0) {
+        quote(quotes, standing, keptFactItems.get(standing), message, said);
+        continue;
+      }
       // The fact extracted from this turn, further down, says it with the names and dates
-      // resolved: it takes the turn's slot.
+      // resolved: it takes the turn's slot, and quotes the turn.
       int stand = -1;
       for (int j = f; j < facts.size() && stand < 0; j++) {
         if (!used[j] && factItems.get(j).sameTurn(said)) {
@@ -107,14 +136,39 @@ final class RecallBlend {
         used[stand] = true;
         if (!factItems.get(stand).repeats(kept)) {
           keptFacts.add(facts.get(stand));
+          keptFactItems.add(factItems.get(stand));
           kept.add(factItems.get(stand));
+          quote(quotes, keptFacts.size() - 1, factItems.get(stand), message, said);
         }
       } else if (!said.repeats(kept)) {
         keptEvidence.add(message);
         kept.add(said);
       }
     }
-    return new Blend(List.copyOf(keptFacts), List.copyOf(keptEvidence));
+    // A fact that took its slot before its turn was reached quotes that turn all the same when the
+    // search found it.
+    for (int j = 0; j < keptFacts.size(); j++) {
+      for (int k = 0; k < evidence.size() && !quotes.containsKey(j); k++) {
+        SessionHit message = evidence.get(k);
+        Said said = Said.of(message);
+        if (!keptEvidence.contains(message) && keptFactItems.get(j).sameTurn(said)) {
+          quote(quotes, j, keptFactItems.get(j), message, said);
+        }
+      }
+    }
+    return new Blend(keptFacts, keptEvidence, quotes);
+  }
+
+  /**
+   * The turn a kept fact was extracted from joins the fact's line, unless the fact already holds
+   * nine in ten of its words (a fact taught in the words it was said in), quotes a turn, or the
+   * turn is quoted by another fact (two facts of one turn).
+   */
+  private static void quote(
+      Map<Integer, SessionHit> quotes, int fact, Said factSaid, SessionHit turn, Said turnSaid) {
+    if (!quotes.containsKey(fact) && !quotes.containsValue(turn) && !turnSaid.within(factSaid)) {
+      quotes.put(fact, turn);
+    }
   }
 
   /**
@@ -155,11 +209,16 @@ final class RecallBlend {
      */
     boolean repeats(List<Said> kept) {
       for (Said k : kept) {
-        if (sameTurn(k) || (!words.isEmpty() && shared(words, k.words) * 10 >= words.size() * 9)) {
+        if (sameTurn(k) || (!words.isEmpty() && within(k))) {
           return true;
         }
       }
       return false;
+    }
+
+    /** Whether nine in ten of these words are in the other's. */
+    boolean within(Said other) {
+      return words.isEmpty() || shared(words, other.words) * 10 >= words.size() * 9;
     }
 
     private static long shared(Set<String> a, Set<String> b) {
@@ -167,30 +226,30 @@ final class RecallBlend {
     }
   }
 
-  /**
-   * One line per message: who, when, what; its relative dates followed by the dates they meant on
-   * the day it was said.
-   */
+  /** One line per message: {@link #evidenceLine}. */
   static String evidenceBody(List<SessionHit> hits, ZoneId zone) {
     StringBuilder out = new StringBuilder();
     for (SessionHit hit : hits) {
-      SessionMessage m = hit.message();
-      String who = m.name().isEmpty() ? m.role().name().toLowerCase(Locale.ROOT) : m.name();
-      String text = m.content().strip().replaceAll("\\s+", " ");
-      if (text.length() > MAX_EVIDENCE_LINE_CHARS) {
-        text = hit.snippet();
-      }
-      // "yesterday" said on 8 May 2023 reads "yesterday (7 May 2023)".
-      text = DatePhrases.annotate(text, m.time().atZone(zone).toLocalDate());
-      out.append("- [")
-          .append(EVIDENCE_TIME.format(m.time().atZone(zone)))
-          .append("] ")
-          .append(who)
-          .append(": ")
-          .append(text)
-          .append('\n');
+      out.append("- ").append(evidenceLine(hit, zone)).append('\n');
     }
     return out.toString().strip();
+  }
+
+  /**
+   * A message as the prompt shows it: when, who, what ({@code [8 May 2023, 13:56] Caroline: ...});
+   * its relative dates followed by the dates they meant on the day it was said; a long one by its
+   * snippet.
+   */
+  static String evidenceLine(SessionHit hit, ZoneId zone) {
+    SessionMessage m = hit.message();
+    String who = m.name().isEmpty() ? m.role().name().toLowerCase(Locale.ROOT) : m.name();
+    String text = m.content().strip().replaceAll("\\s+", " ");
+    if (text.length() > MAX_EVIDENCE_LINE_CHARS) {
+      text = hit.snippet();
+    }
+    // "yesterday" said on 8 May 2023 reads "yesterday (7 May 2023)".
+    text = DatePhrases.annotate(text, m.time().atZone(zone).toLocalDate());
+    return "[" + EVIDENCE_TIME.format(m.time().atZone(zone)) + "] " + who + ": " + text;
   }
 
   private static final DateTimeFormatter EVIDENCE_TIME =

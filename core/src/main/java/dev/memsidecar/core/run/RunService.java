@@ -29,6 +29,7 @@ import dev.memsidecar.core.events.RuntimeEvent;
 import dev.memsidecar.core.learning.RunLabels;
 import dev.memsidecar.core.learning.RunReceipt;
 import dev.memsidecar.core.sessions.MessageRole;
+import dev.memsidecar.core.sessions.SessionHit;
 import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionService;
 import dev.memsidecar.core.skills.SkillService;
@@ -248,7 +249,9 @@ public final class RunService {
             new RunSnapshot.Section(RUNTIME_CONTEXT, "Runtime context", runtimeContext(now, zone)),
             new RunSnapshot.Section(TOOL_RULES, "Tool-scoped rules", rules),
             new RunSnapshot.Section(
-                RECALLED_MEMORY, "Relevant long-term memory", recalledBody(recalled)),
+                RECALLED_MEMORY,
+                "Relevant long-term memory",
+                recalledBody(recalled, blend.quotes(), zone)),
             new RunSnapshot.Section(
                 SESSION_EVIDENCE,
                 "Relevant past conversation",
@@ -310,18 +313,26 @@ public final class RunService {
     return out.toString().strip();
   }
 
-  /** One line per memory, saying its profile and kind. */
-  static String recalledBody(List<MemoryHit> hits) {
+  /**
+   * One line per memory, saying its profile and kind, then the turn it was extracted from when that
+   * turn ranked too ({@code quotes}, by index: {@link RecallBlend.Blend#quotes}), as an evidence
+   * line shows it.
+   */
+  static String recalledBody(List<MemoryHit> hits, Map<Integer, SessionHit> quotes, ZoneId zone) {
     StringBuilder out = new StringBuilder();
-    for (MemoryHit hit : hits) {
-      MemoryRecord r = hit.memory().record();
+    for (int i = 0; i < hits.size(); i++) {
+      MemoryRecord r = hits.get(i).memory().record();
       out.append("- [")
           .append(r.profile())
           .append(", ")
           .append(r.kind().name().toLowerCase(Locale.ROOT))
           .append("] ")
-          .append(r.content().strip().replace("\n", " "))
-          .append('\n');
+          .append(r.content().strip().replace("\n", " "));
+      SessionHit quote = quotes.get(i);
+      if (quote != null) {
+        out.append(" (from ").append(RecallBlend.evidenceLine(quote, zone)).append(')');
+      }
+      out.append('\n');
     }
     return out.toString().strip();
   }

@@ -69,7 +69,7 @@ import picocli.CommandLine.Option;
  * java -cp it/bench/target/memsidecar-bench.jar dev.memsidecar.bench.TurnReplayBench
  *     [--jar sidecar/target/memsidecar.jar] [--launcher sidecar/bin/memsidecar]
  *     [--locomo /work/shared/bench/locomo-dev.json] [--conversations N] [--no-captions]
- *     [--facts 20]
+ *     [--facts 20] [--show-category C]
  * </pre>
  */
 public final class TurnReplayBench {
@@ -88,6 +88,7 @@ public final class TurnReplayBench {
   private final double[][] recall = new double[3][5];
   private final int[] questions = new int[5];
   private final int[] evidenceShare = new int[2];
+  private final long[] charsRead = new long[2];
   private int facts;
   private final List<String> factSample = new ArrayList<>();
 
@@ -261,11 +262,16 @@ public final class TurnReplayBench {
                   .build())
           .getHitsList()
           .forEach(h -> found.add(h.getMessage().getName() + ": " + h.getMessage().getContent()));
+      texts.stream().limit(TOP_K).forEach(t -> charsRead[0] += t.length());
+      raw.stream().limit(TOP_K).forEach(h -> charsRead[1] += h.getMemory().getContent().length());
       double system = Locomo.coverage(texts, TOP_K, answer);
       double evidenceOnly = Locomo.coverage(found, TOP_K, answer);
       double verbatim =
           Locomo.coverage(
               raw.stream().map(h -> h.getMemory().getContent()).toList(), TOP_K, answer);
+      if (q.category() == options.showCategory) {
+        show(q, system, verbatim, evidenceOnly, texts, raw, found);
+      }
       for (int c : new int[] {0, q.category()}) {
         recall[0][c] += system;
         recall[1][c] += verbatim;
@@ -273,6 +279,38 @@ public final class TurnReplayBench {
         questions[c]++;
       }
     }
+  }
+
+  /** The question, the lines BeginRun gave and the verbatim store's, with their scores. */
+  private static void show(
+      Question q,
+      double system,
+      double verbatim,
+      double evidenceOnly,
+      List<String> texts,
+      List<SearchHit> raw,
+      List<String> found) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%n### %s%nanswer: %s%nscores: BeginRun %.2f, verbatim %.2f, SearchSessions %.2f%n"
+                + "BeginRun:%n",
+            q.text(),
+            q.answer(),
+            system,
+            verbatim,
+            evidenceOnly));
+    texts.forEach(t -> out.append("  ").append(t).append('\n'));
+    out.append("verbatim:\n");
+    raw.forEach(
+        h ->
+            out.append(
+                String.format(
+                    Locale.ROOT, "  %.3f %s%n", h.getScore(), h.getMemory().getContent())));
+    out.append("SearchSessions:\n");
+    found.forEach(t -> out.append("  ").append(t).append('\n'));
+    System.out.print(out);
   }
 
   /** Active facts of both speakers' user profiles and of the workspace profile. */
@@ -315,6 +353,11 @@ public final class TurnReplayBench {
         evidenceShare[0],
         evidenceShare[1],
         100.0 * evidenceShare[1] / Math.max(1, evidenceShare[0] + evidenceShare[1]));
+    System.out.printf(
+        Locale.ROOT,
+        "characters read per question: %.0f (recalled + evidence lines), %.0f (verbatim hits)%n",
+        (double) charsRead[0] / Math.max(1, questions[0]),
+        (double) charsRead[1] / Math.max(1, questions[0]));
     System.out.printf(
         Locale.ROOT,
         "facts kept: %d for %d turns (%.3f per turn)%n",
@@ -381,5 +424,11 @@ public final class TurnReplayBench {
 
     @Option(names = "--facts", paramLabel = "N", description = "kept facts to print")
     int facts = 20;
+
+    @Option(
+        names = "--show-category",
+        paramLabel = "C",
+        description = "print each question of category C with the lines of both (0: none)")
+    int showCategory;
   }
 }
