@@ -59,11 +59,19 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <h2>Layout, cost and thread-safety</h2>
  *
  * Records sit in dense slots: embeddings in one {@code float[]} (slot-major), keywords as sorted
- * arrays of term ids (with their counts in content and context) from a per-index dictionary, so a
- * search is two cache-friendly passes: {@code O(N (d + |Q| log K))} for {@code N} records of {@code
- * d} dimensions, {@code |Q|} query keywords and {@code K} keywords per record, plus {@code O(N log
- * topK)} for the selection. The dictionary only grows until the index is rebuilt. Searches share a
- * read lock and run in parallel; {@link #put} and {@link #remove} take the write lock.
+ * arrays of term ids from a per-index dictionary, and an inverted index that maps each term id to
+ * its postings: the slots holding it, with its counts in their content and context. The keyword
+ * side of a search walks only the postings of the query keywords, {@code O(P)} for the {@code P}
+ * (record, query keyword) pairs that occur, where a scan of every record took {@code O(N |Q| log
+ * K)} for {@code N} records, {@code |Q|} query keywords and {@code K} keywords per record; it sums
+ * each record's terms in the same order as that scan, so scores and ranking are the same to the
+ * bit. The vector side is unchanged and exact: the query vector is compared with every embedding in
+ * one cache-friendly pass, {@code O(N d)} for {@code d} dimensions, plus {@code O(N log topK)} for
+ * the selection, and that pass is now most of a search's cost. A put or remove updates one posting
+ * per keyword of the record; each (record, keyword) pair takes 16 bytes (term id, place in the
+ * postings, slot and two counts) where it took 8. The dictionary only grows until the index is
+ * rebuilt. Searches share a read lock and run in parallel; {@link #put} and {@link #remove} take
+ * the write lock.
  */
 public final class HybridIndex {
   private static final Comparator<ScoredRecord> BEST_FIRST = ScoredRecord.BEST_FIRST;
@@ -83,11 +91,10 @@ public final class HybridIndex {
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
   // Slot i holds records[i], its embedding at vectors[i * dimensions ..], its sorted term ids and,
-  // aligned with them, how often each occurs in its content (with summary and tags) and context.
+  // aligned with them, where slot i sits in each term's postings.
   private MemoryRecord[] records = new MemoryRecord[INITIAL_SLOTS];
   private int[][] termIds = new int[INITIAL_SLOTS][];
-  private short[][] contentCounts = new short[INITIAL_SLOTS][];
-  private short[][] contextCounts = new short[INITIAL_SLOTS][];
+  private int[][] postingAt = new int[INITIAL_SLOTS][];
   private int[][] speakerIds = new int[INITIAL_SLOTS][];
   private int[] contentLength = new int[INITIAL_SLOTS];
   private int[] contextLength = new int[INITIAL_SLOTS];
@@ -97,8 +104,13 @@ public final class HybridIndex {
   private int size;
   private final Map<String, Integer> slotById = new HashMap<>();
 
+  // Term id t is held by the slots postingSlots[t][0 .. documentFrequency[t] - 1] (in no order),
+  // as often as postingContent[t] (content, summary and tags) and postingContext[t] say.
   private final Map<String, Integer> termDictionary = new HashMap<>();
   private int[] documentFrequency = new int[64];
+  private int[][] postingSlots = new int[64][];
+  private short[][] postingContent = new short[64][];
+  private short[][] postingContext = new short[64][];
 
   /**
    * An empty index for embeddings of {@code dimensions} floats from a semantic embedder (meaning
@@ -159,14 +171,6 @@ public final class HybridIndex {
                 | Math.min(c[1], Short.MAX_VALUE);
       }
       Arrays.sort(packed); // by term id
-      int[] ids = new int[n];
-      short[] inContent = new short[n];
-      short[] inContext = new short[n];
-      for (i = 0; i < n; i++) {
-        ids[i] = (int) (packed[i] >>> 32);
-        inContent[i] = (short) ((packed[i] >>> 16) & 0xFFFF);
-        inContext[i] = (short) (packed[i] & 0xFFFF);
-      }
       int[] speaker =
           keywords(Terms.speaker(record.content())).stream().mapToInt(this::termId).toArray();
       Integer slot = slotById.get(record.id());
@@ -178,16 +182,22 @@ public final class HybridIndex {
         unindex(slot);
       }
       records[slot] = record;
-      termIds[slot] = ids;
       speakerIds[slot] = speaker;
-      contentCounts[slot] = inContent;
-      contextCounts[slot] = inContext;
       contentLength[slot] = content.size();
       contextLength[slot] = context.size();
       totalContentLength += content.size();
       totalContextLength += context.size();
       System.arraycopy(vector, 0, vectors, slot * dimensions, dimensions);
-      count(ids, +1);
+      int[] ids = new int[n];
+      int[] at = new int[n];
+      for (i = 0; i < n; i++) {
+        ids[i] = (int) (packed[i] >>> 32);
+        at[i] =
+            addPosting(
+                ids[i], slot, (short) ((packed[i] >>> 16) & 0xFFFF), (short) (packed[i] & 0xFFFF));
+      }
+      termIds[slot] = ids;
+      postingAt[slot] = at;
     } finally {
       lock.writeLock().unlock();
     }
@@ -207,29 +217,71 @@ public final class HybridIndex {
         // Keep slots dense: move the last entry into the hole.
         records[slot] = records[last];
         termIds[slot] = termIds[last];
+        postingAt[slot] = postingAt[last];
         speakerIds[slot] = speakerIds[last];
-        contentCounts[slot] = contentCounts[last];
-        contextCounts[slot] = contextCounts[last];
         contentLength[slot] = contentLength[last];
         contextLength[slot] = contextLength[last];
         System.arraycopy(vectors, last * dimensions, vectors, slot * dimensions, dimensions);
+        int[] ids = termIds[slot];
+        int[] at = postingAt[slot];
+        for (int i = 0; i < ids.length; i++) {
+          postingSlots[ids[i]][at[i]] = slot;
+        }
         slotById.put(records[slot].id(), slot);
       }
       records[last] = null;
       termIds[last] = null;
+      postingAt[last] = null;
       speakerIds[last] = null;
-      contentCounts[last] = null;
-      contextCounts[last] = null;
     } finally {
       lock.writeLock().unlock();
     }
   }
 
-  /** Takes the terms of the entry in {@code slot} out of the frequencies and lengths. */
+  /** Takes the terms of the entry in {@code slot} out of the postings and lengths. */
   private void unindex(int slot) {
-    count(termIds[slot], -1);
+    int[] ids = termIds[slot];
+    int[] at = postingAt[slot];
+    for (int i = 0; i < ids.length; i++) {
+      removePosting(ids[i], at[i]);
+    }
     totalContentLength -= contentLength[slot];
     totalContextLength -= contextLength[slot];
+  }
+
+  /** Appends {@code slot} to term {@code t}'s postings; returns where it sits. */
+  private int addPosting(int t, int slot, short inContent, short inContext) {
+    int n = documentFrequency[t];
+    int[] slots = postingSlots[t];
+    if (slots == null || n == slots.length) {
+      int capacity = slots == null ? 2 : slots.length + (slots.length >> 1) + 1;
+      postingSlots[t] = slots = slots == null ? new int[capacity] : Arrays.copyOf(slots, capacity);
+      postingContent[t] =
+          postingContent[t] == null
+              ? new short[capacity]
+              : Arrays.copyOf(postingContent[t], capacity);
+      postingContext[t] =
+          postingContext[t] == null
+              ? new short[capacity]
+              : Arrays.copyOf(postingContext[t], capacity);
+    }
+    slots[n] = slot;
+    postingContent[t][n] = inContent;
+    postingContext[t][n] = inContext;
+    documentFrequency[t] = n + 1;
+    return n;
+  }
+
+  /** Removes the posting at {@code at} of term {@code t}, moving its last posting there. */
+  private void removePosting(int t, int at) {
+    int last = --documentFrequency[t];
+    if (at != last) {
+      int moved = postingSlots[t][last];
+      postingSlots[t][at] = moved;
+      postingContent[t][at] = postingContent[t][last];
+      postingContext[t][at] = postingContext[t][last];
+      postingAt[moved][Arrays.binarySearch(termIds[moved], t)] = at;
+    }
   }
 
   /**
@@ -285,9 +337,11 @@ public final class HybridIndex {
         int df = id == null ? 0 : documentFrequency[id];
         idf[i] = Math.log(1.0 + (size - df + 0.5) / (df + 0.5));
       }
-      double[] bm25 = bm25(query, queryIds, idf);
+      Bm25 keyword = bm25(queryIds, idf);
+      double[] bm25 = keyword.score;
       double best = 0;
-      for (int slot = 0; slot < bm25.length; slot++) {
+      for (int i = 0; i < keyword.held; i++) {
+        int slot = keyword.slots[i];
         if (bm25[slot] > best && query.admits(records[slot])) {
           best = bm25[slot];
         }
@@ -327,35 +381,55 @@ public final class HybridIndex {
   }
 
   /**
-   * The BM25F score of every slot for the query terms {@code queryIds} (-1: held by none) of
-   * inverse document frequencies {@code idf}; an empty array when no slot holds any of them.
+   * BM25F scores by slot ({@code score}, 0 for a slot holding no query term; empty when no slot
+   * holds one) and the {@code held} slots holding one ({@code slots[0 .. held - 1]}, in no order).
    */
-  private double[] bm25(SearchQuery query, int[] queryIds, double[] idf) {
+  private record Bm25(double[] score, int[] slots, int held) {
+    static final Bm25 NONE = new Bm25(new double[0], new int[0], 0);
+  }
+
+  /**
+   * The BM25F score of every slot for the query terms {@code queryIds} (-1: held by none) of
+   * inverse document frequencies {@code idf}, from the postings: only the slots holding a query
+   * term are touched. Each slot's terms are summed in query order, as a scan of every slot's terms
+   * would sum them, so the scores are the same to the last bit.
+   */
+  private Bm25 bm25(int[] queryIds, double[] idf) {
     boolean anyHeld = false;
     for (int id : queryIds) {
       anyHeld |= id >= 0 && documentFrequency[id] > 0;
     }
     if (!anyHeld) {
-      return new double[0];
+      return Bm25.NONE;
     }
     double avgLength =
         Math.max(1e-9, (totalContentLength + CONTEXT_WEIGHT * totalContextLength) / (double) size);
     double[] out = new double[size];
-    for (int slot = 0; slot < size; slot++) {
-      int[] held = termIds[slot];
-      double length = contentLength[slot] + CONTEXT_WEIGHT * contextLength[slot];
-      double norm = K1 * (1 - B + B * length / avgLength);
-      double sum = 0;
-      for (int i = 0; i < queryIds.length; i++) {
-        int at = queryIds[i] < 0 ? -1 : Arrays.binarySearch(held, queryIds[i]);
-        if (at >= 0) {
-          double tf = contentCounts[slot][at] + CONTEXT_WEIGHT * contextCounts[slot][at];
-          sum += idf[i] * tf * (K1 + 1) / (tf + norm);
-        }
+    int[] held = new int[16];
+    int count = 0;
+    for (int i = 0; i < queryIds.length; i++) {
+      int t = queryIds[i];
+      if (t < 0) {
+        continue;
       }
-      out[slot] = sum;
+      int[] slots = postingSlots[t];
+      short[] inContent = postingContent[t];
+      short[] inContext = postingContext[t];
+      for (int p = 0, n = documentFrequency[t]; p < n; p++) {
+        int slot = slots[p];
+        double length = contentLength[slot] + CONTEXT_WEIGHT * contextLength[slot];
+        double norm = K1 * (1 - B + B * length / avgLength);
+        double tf = inContent[p] + CONTEXT_WEIGHT * inContext[p];
+        if (out[slot] == 0) { // every term adds a positive amount: the slot's first one
+          if (count == held.length) {
+            held = Arrays.copyOf(held, count * 2);
+          }
+          held[count++] = slot;
+        }
+        out[slot] += idf[i] * tf * (K1 + 1) / (tf + norm);
+      }
     }
-    return out;
+    return new Bm25(out, held, count);
   }
 
   private static boolean speakerNamed(int[] speaker, int[] queryIds) {
@@ -393,16 +467,14 @@ public final class HybridIndex {
       id = termDictionary.size();
       termDictionary.put(term, id);
       if (id >= documentFrequency.length) {
-        documentFrequency = Arrays.copyOf(documentFrequency, documentFrequency.length * 2);
+        int capacity = documentFrequency.length * 2;
+        documentFrequency = Arrays.copyOf(documentFrequency, capacity);
+        postingSlots = Arrays.copyOf(postingSlots, capacity);
+        postingContent = Arrays.copyOf(postingContent, capacity);
+        postingContext = Arrays.copyOf(postingContext, capacity);
       }
     }
     return id;
-  }
-
-  private void count(int[] ids, int delta) {
-    for (int id : ids) {
-      documentFrequency[id] += delta;
-    }
   }
 
   private void ensureCapacity(int slots) {
@@ -412,9 +484,8 @@ public final class HybridIndex {
     int capacity = Math.max(slots, records.length + (records.length >> 1)); // grow by half
     records = Arrays.copyOf(records, capacity);
     termIds = Arrays.copyOf(termIds, capacity);
+    postingAt = Arrays.copyOf(postingAt, capacity);
     speakerIds = Arrays.copyOf(speakerIds, capacity);
-    contentCounts = Arrays.copyOf(contentCounts, capacity);
-    contextCounts = Arrays.copyOf(contextCounts, capacity);
     contentLength = Arrays.copyOf(contentLength, capacity);
     contextLength = Arrays.copyOf(contextLength, capacity);
     vectors = Arrays.copyOf(vectors, capacity * dimensions);
