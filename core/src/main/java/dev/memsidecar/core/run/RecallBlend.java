@@ -88,8 +88,13 @@ final class RecallBlend {
     List<SessionHit> keptEvidence = new ArrayList<>();
     Map<Integer, SessionHit> quotes = new HashMap<>();
     List<Said> kept = new ArrayList<>();
+    List<Said> shownItems = new ArrayList<>();
     for (String line : shown) {
-      kept.add(new Said(Set.of(), Set.copyOf(Terms.keywords(line))));
+      Said said = new Said(Set.of(), Set.copyOf(Terms.keywords(line)));
+      kept.add(said);
+      if (!said.words.isEmpty()) {
+        shownItems.add(said);
+      }
     }
     boolean[] used = new boolean[facts.size()];
     int f = 0;
@@ -121,7 +126,7 @@ final class RecallBlend {
         }
       }
       if (standing >= 0) {
-        quote(quotes, standing, keptFactItems.get(standing), message, said);
+        quote(quotes, shownItems, standing, keptFactItems.get(standing), message, said);
         continue;
       }
       // The fact extracted from this turn, further down, says it with the names and dates
@@ -138,7 +143,7 @@ final class RecallBlend {
           keptFacts.add(facts.get(stand));
           keptFactItems.add(factItems.get(stand));
           kept.add(factItems.get(stand));
-          quote(quotes, keptFacts.size() - 1, factItems.get(stand), message, said);
+          quote(quotes, shownItems, keptFacts.size() - 1, factItems.get(stand), message, said);
         }
       } else if (!said.repeats(kept)) {
         keptEvidence.add(message);
@@ -152,7 +157,7 @@ final class RecallBlend {
         SessionHit message = evidence.get(k);
         Said said = Said.of(message);
         if (!keptEvidence.contains(message) && keptFactItems.get(j).sameTurn(said)) {
-          quote(quotes, j, keptFactItems.get(j), message, said);
+          quote(quotes, shownItems, j, keptFactItems.get(j), message, said);
         }
       }
     }
@@ -161,12 +166,21 @@ final class RecallBlend {
 
   /**
    * The turn a kept fact was extracted from joins the fact's line, unless the fact already holds
-   * nine in ten of its words (a fact taught in the words it was said in), quotes a turn, or the
-   * turn is quoted by another fact (two facts of one turn).
+   * nine in ten of its words (a fact taught in the words it was said in), quotes a turn, the turn
+   * is quoted by another fact (two facts of one turn), or the turn says what a line the prompt
+   * already shows says (nine in ten of that line's words in the turn: the curated files hold it).
    */
   private static void quote(
-      Map<Integer, SessionHit> quotes, int fact, Said factSaid, SessionHit turn, Said turnSaid) {
-    if (!quotes.containsKey(fact) && !quotes.containsValue(turn) && !turnSaid.within(factSaid)) {
+      Map<Integer, SessionHit> quotes,
+      List<Said> shown,
+      int fact,
+      Said factSaid,
+      SessionHit turn,
+      Said turnSaid) {
+    if (!quotes.containsKey(fact)
+        && !quotes.containsValue(turn)
+        && !turnSaid.within(factSaid)
+        && shown.stream().noneMatch(line -> line.within(turnSaid))) {
       quotes.put(fact, turn);
     }
   }
