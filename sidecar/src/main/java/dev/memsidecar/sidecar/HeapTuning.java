@@ -35,7 +35,7 @@ import javax.management.ObjectName;
  *       one second, so G1 runs a concurrent cycle (not a stop-the-world full collection) that
  *       shrinks the heap; then back to 0 (off). After such a cycle it has the C library return
  *       freed memory ({@code System.trim_native_heap}, at most every {@link #TRIM_EVERY_MILLIS}),
- *       and also right after start-up and whenever the JVM is quiet, whatever the heap's size:
+ *       and also whenever the JVM is quiet (soon after start-up too), whatever the heap's size:
  *       loading the embedding model and compiling leave ~60-80 MiB of C heap freed but kept by the
  *       C library (measured with {@code bge-small-en}: ~360 MiB RSS before, ~280-300 after).
  * </ul>
@@ -238,10 +238,12 @@ final class HeapTuning {
    * </ul>
    *
    * and sets 0 (off) otherwise. After each reading, {@link #trimNow} says whether to trim the C
-   * heap: at the first reading (start-up is over), when a cycle's window just ended, and when the
-   * JVM is quiet (no collection for {@link #QUIET_MILLIS}); at most every {@link
+   * heap: when a cycle's window just ended, and when the JVM is quiet (no collection for {@link
+   * #QUIET_MILLIS}: soon after start-up, after a burst of calls); at most every {@link
    * #TRIM_EVERY_MILLIS}. A trim frees no heap and stops nothing: it only returns the C library's
-   * free pages to the OS. Not thread-safe: one thread reads.
+   * free pages to the OS. Not at the first reading: the first trim starts the platform MBean
+   * server, and JDK 25 crashed once when that linked lambdas while a SIGTERM right after start-up
+   * made the JVM write its class-data archive. Not thread-safe: one thread reads.
    */
   static final class Decisions {
     private final int maxHeapFreeRatio;
@@ -251,8 +253,7 @@ final class HeapTuning {
     private long lastCollectionChange;
     private boolean armed;
     private boolean disarmedNow;
-    private static final long NEVER = Long.MIN_VALUE / 2;
-    private long lastTrim = NEVER;
+    private long lastTrim = Long.MIN_VALUE / 2;
     private boolean trimNow;
 
     /** Decisions for a JVM whose {@code MaxHeapFreeRatio} is {@code maxHeapFreeRatio}. */
@@ -268,9 +269,7 @@ final class HeapTuning {
       }
       long interval = interval(r);
       boolean quiet = r.nowMillis() - lastCollectionChange >= QUIET_MILLIS;
-      trimNow =
-          (lastTrim == NEVER || disarmedNow || quiet)
-              && r.nowMillis() - lastTrim >= TRIM_EVERY_MILLIS;
+      trimNow = (disarmedNow || quiet) && r.nowMillis() - lastTrim >= TRIM_EVERY_MILLIS;
       if (trimNow) {
         lastTrim = r.nowMillis();
       }

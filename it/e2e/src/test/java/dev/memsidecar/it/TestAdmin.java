@@ -74,7 +74,13 @@ class TestAdmin {
       return status.getProfilesList();
     }
     return status.getProfilesList().stream()
-        .map(p -> p.getProvider().equals(PROVIDER) ? p.toBuilder().clearSettings().build() : p)
+        .map(
+            p -> {
+              // What waits for vectors changes from moment to moment.
+              ProfileStatus.Builder b =
+                  p.toBuilder().clearVectorsPending().clearVectorsOldestWait();
+              return (p.getProvider().equals(PROVIDER) ? b.clearSettings() : b).build();
+            })
         .toList();
   }
 
