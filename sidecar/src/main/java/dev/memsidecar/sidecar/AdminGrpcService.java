@@ -249,15 +249,19 @@ final class AdminGrpcService extends AdminServiceGrpc.AdminServiceImplBase {
                   .putAllDetails(p.details()));
     }
     for (EngineStatus.ProfileStatus p : status.profiles()) {
-      res.addProfiles(
+      ProfileStatus.Builder profile =
           ProfileStatus.newBuilder()
               .setId(p.id())
               .setScopeKind(p.scopeKind())
               .setProvider(p.provider())
               .setEnabled(p.enabled())
               .putAllSettings(p.settings())
-              .setVectorsPending(p.pendingVectors().records())
-              .setVectorsOldestWait(ProtoMapping.duration(p.pendingVectors().oldestWait())));
+              .setVectorsPending(p.pendingVectors().records());
+      if (p.pendingVectors().records() > 0) {
+        // Unset when nothing waits: reads as 0.
+        profile.setVectorsOldestWait(ProtoMapping.duration(p.pendingVectors().oldestWait()));
+      }
+      res.addProfiles(profile);
     }
     out.onNext(res.build());
     out.onCompleted();

@@ -66,20 +66,19 @@ class TestAdmin {
   }
 
   /**
-   * The status's profiles; with every sidecar on PostgreSQL ({@link SharedDatabase}) without the
-   * settings the shared store gives its profiles, which the tests below do not expect.
+   * The status's profiles without their vector backlog; with every sidecar on PostgreSQL ({@link
+   * SharedDatabase}) also without the settings the shared store gives its profiles, which the tests
+   * below do not expect.
    */
   private static List<ProfileStatus> profiles(GetStatusResponse status) {
-    if (!SharedDatabase.ENABLED) {
-      return status.getProfilesList();
-    }
     return status.getProfilesList().stream()
         .map(
             p -> {
               // What waits for vectors changes from moment to moment.
               ProfileStatus.Builder b =
                   p.toBuilder().clearVectorsPending().clearVectorsOldestWait();
-              return (p.getProvider().equals(PROVIDER) ? b.clearSettings() : b).build();
+              boolean shared = SharedDatabase.ENABLED && p.getProvider().equals(PROVIDER);
+              return (shared ? b.clearSettings() : b).build();
             })
         .toList();
   }
