@@ -10,6 +10,7 @@ import dev.memsidecar.api.MemoryKind;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
+import dev.memsidecar.api.MemoryStore;
 import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.Page;
 import dev.memsidecar.api.PendingVectors;
@@ -361,6 +362,15 @@ public final class MemoryEngine implements AutoCloseable {
     return files;
   }
 
+  /**
+   * The records of profile {@code profileId} acknowledged whose vectors are still being made (none
+   * for a disabled profile); NOT_FOUND for an unknown profile.
+   */
+  public PendingVectors pendingVectors(String profileId) {
+    MemoryStore store = profiles.get(profileId).store();
+    return store == null ? PendingVectors.NONE : store.pendingVectors();
+  }
+
   /** Providers, profiles and flags, for GetStatus. */
   public EngineStatus status() {
     List<EngineStatus.ProfileStatus> list =
@@ -373,7 +383,7 @@ public final class MemoryEngine implements AutoCloseable {
                         p.provider(),
                         p.spec().enabled(),
                         p.shownSettings(),
-                        p.store() == null ? PendingVectors.NONE : p.store().pendingVectors()))
+                        pendingVectors(p.id())))
             .toList();
     List<EngineStatus.ProviderStatus> found =
         providers.all().stream()

@@ -1,6 +1,5 @@
 package dev.memsidecar.sidecar;
 
-import dev.memsidecar.api.PendingVectors;
 import dev.memsidecar.core.EngineStatus;
 import dev.memsidecar.core.MemoryEngine;
 import dev.memsidecar.core.events.RuntimeEvent;
@@ -83,28 +82,21 @@ final class SidecarMetrics {
         .register(registry);
     for (EngineStatus.ProfileStatus p : engine.status().profiles()) {
       String id = p.id();
-      Gauge.builder("memsidecar.memory.vectors.pending", engine, e -> pending(e, id).records())
+      Gauge.builder(
+              "memsidecar.memory.vectors.pending", engine, e -> e.pendingVectors(id).records())
           .tag("profile", id)
           .description("records acknowledged whose vectors are still being made")
           .register(registry);
       Gauge.builder(
               "memsidecar.memory.vectors.oldest.wait",
               engine,
-              e -> pending(e, id).oldestWait().toNanos() / 1e9)
+              e -> e.pendingVectors(id).oldestWait().toNanos() / 1e9)
           .tag("profile", id)
           .baseUnit("seconds")
           .description("how long the record waiting longest for its vector has waited")
           .register(registry);
     }
     engine.events().listen(this::count);
-  }
-
-  private static PendingVectors pending(MemoryEngine engine, String profile) {
-    return engine.status().profiles().stream()
-        .filter(p -> p.id().equals(profile))
-        .map(EngineStatus.ProfileStatus::pendingVectors)
-        .findFirst()
-        .orElse(PendingVectors.NONE);
   }
 
   /** The exposition of every meter in {@code contentType} (Prometheus text or OpenMetrics). */
