@@ -83,6 +83,7 @@ final class RecallBlend {
     List<MemoryHit> facts =
         recall.search(scope, q, List.of(), topK, Set.of(), List.of(), 0f, options);
     List<Said> factItems = facts.stream().map(Said::of).toList();
+    List<Said> evidenceItems = evidence.stream().map(Said::of).toList();
     List<MemoryHit> keptFacts = new ArrayList<>();
     List<Said> keptFactItems = new ArrayList<>();
     List<SessionHit> keptEvidence = new ArrayList<>();
@@ -116,8 +117,8 @@ final class RecallBlend {
         }
         continue;
       }
-      SessionHit message = evidence.get(e++);
-      Said said = Said.of(message);
+      SessionHit message = evidence.get(e);
+      Said said = evidenceItems.get(e++);
       // A fact kept already that was extracted from this turn: the turn joins its slot.
       int standing = -1;
       for (int j = 0; j < keptFactItems.size() && standing < 0; j++) {
@@ -155,7 +156,7 @@ final class RecallBlend {
     for (int j = 0; j < keptFacts.size(); j++) {
       for (int k = 0; k < evidence.size() && !quotes.containsKey(j); k++) {
         SessionHit message = evidence.get(k);
-        Said said = Said.of(message);
+        Said said = evidenceItems.get(k);
         if (!keptEvidence.contains(message) && keptFactItems.get(j).sameTurn(said)) {
           quote(quotes, shownItems, j, keptFactItems.get(j), message, said);
         }
