@@ -21,6 +21,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -604,11 +606,20 @@ class TestSchemaMigration {
     }
   }
 
-  /** The same records put into a new store of the current version. */
+  /**
+   * The same records put into a new store of the current version, once their vectors (made behind
+   * the puts) have all landed: a search waits for them only so long, and a slow machine must not
+   * make the reference rank some records by their words alone.
+   */
   private MemoryStore reference(List<MemoryRecord> records) {
     MemoryStore store = Fixtures.open(dir.resolve("reference-" + System.nanoTime()));
     for (MemoryRecord r : records) {
       store.put(r);
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (store.pendingVectors().records() > 0) {
+      assertTrue(System.nanoTime() < deadline, "the reference store's vectors land");
+      LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
     }
     return store;
   }
