@@ -44,24 +44,22 @@ import java.util.Set;
  *       memory.superseded}), anything else is stored as a new record.
  * </ol>
  *
- * The neighbours of a verbatim candidate (Remember) are searched with its content as text and, as
- * vector, the vector of the text its store will index it under ({@link MemoryRecord#indexedText()}:
- * content and context); the engine's embedder keeps recent vectors ({@code RecentEmbeddings}), so
- * it is embedded once for the search and its store's put together. A run's candidates are compared
- * by their words alone (a zero query vector): {@link Dedupe} decides by words anyway, a fact
- * restated shares them, and EndRun waits for the model only in a store that embeds when it puts
- * (langmem-sqlite, the default, makes vectors behind the write).
+ * The neighbours of a candidate (a Remember's text or a run's fact) are searched by its words alone
+ * (its content as text, a zero query vector): {@link Dedupe} decides by words anyway, a fact
+ * restated shares them, and a write waits for the model only in a store that embeds when it puts
+ * (langmem-sqlite, the default, makes vectors behind the write, so a Remember is acknowledged at
+ * the store's pace, not the model's).
  *
  * <p>Remember writes with {@link #writeAndAudit}: the decision is audited and emitted at once.
  * EndRun writes with {@link #write} and audits the run's decisions in one transaction with its
  * result, then emits them with {@link #publish}.
  *
  * <p>Thread-safe: candidates of one namespace are decided and written one at a time (64 lock
- * stripes by namespace), so two concurrent writes of one fact leave one record; the query's vector
- * is computed before the lock is taken. With several sidecars on one database, a run's facts are
- * also decided one at a time across all of them ({@link RunStore#underSharedLock}, after {@link
- * MemoryStore#refresh}), and so are maintenance's changes; a Remember is not, so that Remembers
- * from many sidecars into one namespace are not limited to one database commit at a time.
+ * stripes by namespace), so two concurrent writes of one fact leave one record. With several
+ * sidecars on one database, a run's facts are also decided one at a time across all of them ({@link
+ * RunStore#underSharedLock}, after {@link MemoryStore#refresh}), and so are maintenance's changes;
+ * a Remember is not, so that Remembers from many sidecars into one namespace are not limited to one
+ * database commit at a time.
  */
 public final class MemoryWriter {
   /** How many records of its namespace a candidate is compared with. */
@@ -81,7 +79,7 @@ public final class MemoryWriter {
   /**
    * @param audit where the decisions of {@link #writeAndAudit} are kept
    * @param events where decisions and supersessions are emitted
-   * @param embedder embeds the neighbour search's query
+   * @param embedder the engine's embedder (the neighbour search's zero vector has its dimensions)
    * @param text the low-value rules of every language the build reads
    * @param shortTermTtl how long a short-term memory is recalled
    */
@@ -196,17 +194,13 @@ public final class MemoryWriter {
     }
     AccessPolicy.Target target = ((Destination.Profile) c.destination()).target();
     boolean randomId = c.origin() instanceof Origin.Remember r && r.requestId().isEmpty();
-    // Embedded before the lock: with a model this is the slow part, and concurrent calls share
-    // model runs only if they embed at the same time.
-    float[] vector =
-        c.verbatim() ? embedder.embed(c.record().indexedText()) : new float[embedder.dimensions()];
     if (c.verbatim()) {
       // Remember: decided under this process's lock only. Two sidecars on one database that are
       // told the same text at the same moment may both store it (maintenance merges them later);
       // serializing every Remember of a namespace across sidecars would cap their throughput at
       // one database commit at a time.
       synchronized (lock(target.namespace())) {
-        return decide(c, target, randomId, vector);
+        return decide(c, target, randomId);
       }
     }
     // A run's facts: one at a time across every sidecar, each seeing all the others' facts, so
@@ -216,19 +210,18 @@ public final class MemoryWriter {
         target.namespace(),
         () -> {
           target.store().refresh(target.namespace());
-          return decide(c, target, randomId, vector);
+          return decide(c, target, randomId);
         });
   }
 
   /** Under the namespace's lock: an earlier attempt, a merge, a supersede or a new record. */
-  private Written decide(
-      WriteCandidate c, AccessPolicy.Target target, boolean randomId, float[] vector) {
+  private Written decide(WriteCandidate c, AccessPolicy.Target target, boolean randomId) {
     Optional<MemoryRecord> mine =
         randomId ? Optional.empty() : target.store().get(target.namespace(), c.record().id());
     if (mine.isPresent()) {
       return earlierAttempt(c, target, mine.get());
     }
-    List<MemoryRecord> neighbours = neighbours(c, target, vector);
+    List<MemoryRecord> neighbours = neighbours(c, target);
     if (c.origin() instanceof Origin.Remember r && !r.requestId().isEmpty()) {
       for (MemoryRecord n : neighbours) {
         if (n.sourceRefs().contains(r.sourceRef())) {
@@ -287,15 +280,16 @@ public final class MemoryWriter {
     return made(WriteDecision.Outcome.STORED, target.provider(), first, c, c.verdict().reason());
   }
 
-  private static List<MemoryRecord> neighbours(
-      WriteCandidate c, AccessPolicy.Target target, float[] vector) {
+  /** The records of the candidate's namespace that share the most words with it. */
+  private List<MemoryRecord> neighbours(WriteCandidate c, AccessPolicy.Target target) {
+    float[] wordsOnly = new float[embedder.dimensions()];
     MemoryRecord candidate = c.record();
     return target
         .store()
         .search(
             target.namespace(),
             new SearchQuery(
-                candidate.content(), vector, NEIGHBOURS, Set.of(), List.of(), 0f, c.time()))
+                candidate.content(), wordsOnly, NEIGHBOURS, Set.of(), List.of(), 0f, c.time()))
         .stream()
         .map(ScoredRecord::record)
         .toList();

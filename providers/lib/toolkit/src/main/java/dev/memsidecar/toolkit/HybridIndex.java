@@ -346,30 +346,31 @@ public final class HybridIndex {
           best = bm25[slot];
         }
       }
-      float worstKept = -1f;
       boolean hasVector = !isZero(queryVector);
       boolean hasWords = queryIds.length > 0;
-      for (int slot = 0; slot < size; slot++) {
-        double v = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
-        double b = hasWords && best > 0 ? bm25[slot] / best : 0;
-        boolean speaker = hasWords && speakerNamed(speakerIds[slot], queryIds);
-        float clamped = HybridScore.of(meaningWeight, hasVector, hasWords, v, b, speaker);
-        if (clamped < query.minScore() || (kept.size() == topK && clamped < worstKept)) {
-          continue;
+      Selection top = new Selection(query, kept);
+      if (hasVector) {
+        for (int slot = 0; slot < size; slot++) {
+          double v = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
+          double b = hasWords && best > 0 ? bm25[slot] / best : 0;
+          boolean speaker = hasWords && speakerNamed(speakerIds[slot], queryIds);
+          top.offer(slot, HybridScore.of(meaningWeight, true, hasWords, v, b, speaker));
         }
-        MemoryRecord record = records[slot];
-        if (!query.admits(record)) {
-          continue;
+      } else {
+        // Words alone (a zero query vector: a write's neighbour search, or a text the embedder
+        // makes nothing of): only the slots holding a query word score above 0, so they are
+        // scored first, without the pass over every embedding; the rest tie at 0 and fill what
+        // is left, newest first, as the full pass would.
+        for (int i = 0; i < keyword.held; i++) {
+          int slot = keyword.slots[i];
+          top.offer(slot, wordScore(slot, best > 0 ? bm25[slot] / best : 0, queryIds));
         }
-        ScoredRecord hit = new ScoredRecord(record, clamped);
         if (kept.size() < topK) {
-          kept.add(hit);
-        } else if (BEST_FIRST.compare(hit, kept.peek()) < 0) {
-          kept.poll();
-          kept.add(hit);
-        }
-        if (kept.size() == topK) {
-          worstKept = kept.peek().score();
+          for (int slot = 0; slot < size; slot++) {
+            if (keyword.held == 0 || bm25[slot] == 0) {
+              top.offer(slot, wordScore(slot, 0, queryIds));
+            }
+          }
         }
       }
     } finally {
@@ -378,6 +379,47 @@ public final class HybridIndex {
     List<ScoredRecord> out = new ArrayList<>(kept);
     out.sort(BEST_FIRST);
     return List.copyOf(out);
+  }
+
+  /** The score of {@code slot} for a query without a vector, its BM25F share being {@code b}. */
+  private float wordScore(int slot, double b, int[] queryIds) {
+    boolean hasWords = queryIds.length > 0;
+    boolean speaker = hasWords && speakerNamed(speakerIds[slot], queryIds);
+    return HybridScore.of(meaningWeight, false, hasWords, 0, b, speaker);
+  }
+
+  /** The best {@code topK} hits of one search as its slots are offered, in {@code kept}. */
+  private final class Selection {
+    private final SearchQuery query;
+    private final PriorityQueue<ScoredRecord> kept;
+    private float worstKept = -1f;
+
+    Selection(SearchQuery query, PriorityQueue<ScoredRecord> kept) {
+      this.query = query;
+      this.kept = kept;
+    }
+
+    /** Keeps the record of {@code slot} if it is admitted and among the best so far. */
+    void offer(int slot, float score) {
+      int topK = query.topK();
+      if (score < query.minScore() || (kept.size() == topK && score < worstKept)) {
+        return;
+      }
+      MemoryRecord record = records[slot];
+      if (!query.admits(record)) {
+        return;
+      }
+      ScoredRecord hit = new ScoredRecord(record, score);
+      if (kept.size() < topK) {
+        kept.add(hit);
+      } else if (BEST_FIRST.compare(hit, kept.peek()) < 0) {
+        kept.poll();
+        kept.add(hit);
+      }
+      if (kept.size() == topK) {
+        worstKept = kept.peek().score();
+      }
+    }
   }
 
   /**
