@@ -56,14 +56,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * words. The store's vector worker embeds waiting records, up to {@value #VECTOR_BATCH} per model
  * call, of {@code content + "\n" + context}, and writes each vector unless the record changed
  * meanwhile. A search by meaning first waits (up to {@value #SEARCH_WAIT_MILLIS} ms) for the
- * vectors of its namespace's records written before it, so a write is found by meaning once its put
- * returned; a search by words alone (a zero query vector) never waits. Records a crash left without
- * a vector are found when the store opens and embedded by the worker; {@link #close} waits up to
- * {@value #CLOSE_WAIT_MILLIS} ms for the backlog. Puts and deletes of all namespaces go through one
- * {@link GroupCommitter}: those that arrive while a transaction commits share the next one (up to
- * {@value #MAX_BATCH}), so concurrent writers pay for one commit (on H2, one chunk written to the
- * file) together, not each. A batch whose transaction fails is written again one write per
- * transaction, so a write the database refuses fails alone.
+ * vectors of its namespace's records written before it when at most {@value #SEARCH_WAIT_BACKLOG}
+ * of them wait, so a few writes are found by meaning once their puts returned; behind a bulk load
+ * (more waiting) it does not wait, and ranks the waiting records by their words alone until their
+ * vectors land. A search by words alone (a zero query vector) never waits. Records a crash left
+ * without a vector are found when the store opens and embedded by the worker; {@link #close} waits
+ * up to {@value #CLOSE_WAIT_MILLIS} ms for the backlog. Puts and deletes of all namespaces go
+ * through one {@link GroupCommitter}: those that arrive while a transaction commits share the next
+ * one (up to {@value #MAX_BATCH}), so concurrent writers pay for one commit (on H2, one chunk
+ * written to the file) together, not each. A batch whose transaction fails is written again one
+ * write per transaction, so a write the database refuses fails alone.
  *
  * <p><b>Embedders.</b> Each vector row names the {@linkplain Embedder#name() embedder} that made
  * it. Opening the store with another embedder (another name or length) than made the stored vectors
@@ -134,6 +136,12 @@ final class LangMemSqliteStore implements MemoryStore {
    * it; past that it ranks those records by their words alone.
    */
   static final long SEARCH_WAIT_MILLIS = 2_000;
+
+  /**
+   * A search by meaning waits for its namespace's vectors only while at most this many records wait
+   * (one model call): behind a bulk load it would otherwise wait for the whole load.
+   */
+  static final int SEARCH_WAIT_BACKLOG = VECTOR_BATCH;
 
   /** How long close waits for the backlog to drain; what is left is embedded at the next open. */
   static final long CLOSE_WAIT_MILLIS = 5_000;
@@ -550,7 +558,7 @@ final class LangMemSqliteStore implements MemoryStore {
       return;
     }
     try {
-      if (!backlog.awaitNamespace(null, CLOSE_WAIT_MILLIS)) {
+      if (!backlog.awaitNamespace(null, CLOSE_WAIT_MILLIS, Integer.MAX_VALUE)) {
         LOG.log(
             Level.INFO,
             () ->
@@ -827,11 +835,12 @@ final class LangMemSqliteStore implements MemoryStore {
 
   /**
    * Waits (up to {@value #SEARCH_WAIT_MILLIS} ms) for the vectors of the records of {@code
-   * namespace} written before this call, so a search by meaning finds what was just written.
+   * namespace} written before this call, so a search by meaning finds what was just written; not at
+   * all when more than {@value #SEARCH_WAIT_BACKLOG} wait.
    */
   private void awaitVectors(Namespace namespace) {
     try {
-      backlog.awaitNamespace(namespace, SEARCH_WAIT_MILLIS);
+      backlog.awaitNamespace(namespace, SEARCH_WAIT_MILLIS, SEARCH_WAIT_BACKLOG);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

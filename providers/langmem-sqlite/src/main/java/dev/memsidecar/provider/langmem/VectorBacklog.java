@@ -187,15 +187,19 @@ final class VectorBacklog {
 
   /**
    * Waits until none of the records of {@code namespace} (null: of every namespace) waiting now
-   * still waits, or {@code timeoutMillis} passed; returns whether they all landed.
+   * still waits, or {@code timeoutMillis} passed; returns whether they all landed. Returns false at
+   * once when more than {@code atMost} of them wait.
    */
-  synchronized boolean awaitNamespace(Namespace namespace, long timeoutMillis)
+  synchronized boolean awaitNamespace(Namespace namespace, long timeoutMillis, int atMost)
       throws InterruptedException {
     List<Map.Entry<Key, MemoryRecord>> waiting = new ArrayList<>();
     for (Map.Entry<Key, MemoryRecord> e : due.entrySet()) {
       if (namespace == null || e.getKey().namespace().equals(namespace)) {
         waiting.add(Map.entry(e.getKey(), e.getValue()));
       }
+    }
+    if (waiting.size() > atMost) {
+      return false;
     }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     for (Map.Entry<Key, MemoryRecord> w : waiting) {

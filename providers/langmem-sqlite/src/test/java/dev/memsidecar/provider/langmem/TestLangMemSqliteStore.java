@@ -360,6 +360,35 @@ class TestLangMemSqliteStore {
   }
 
   @Test
+  void aSearchByMeaningBehindABulkLoadDoesNotWaitForItsVectors() throws Exception {
+    store.close();
+    GatedEmbedder embedder = new GatedEmbedder();
+    store = open(embedder);
+    int loaded = LangMemSqliteStore.SEARCH_WAIT_BACKLOG + 1;
+    for (int i = 0; i < loaded; i++) {
+      store.put(record(ALICE, "bulk" + i, "bulk note " + i + " about the ferry timetable"));
+    }
+    assertEquals(loaded, store.pendingVectors().records());
+    float[] q = new HashEmbedder().embed("ferry timetable");
+    SearchQuery byMeaning =
+        new SearchQuery("ferry timetable", q, 5, Set.of(), List.of(), 0f, T0.plusSeconds(60));
+    try {
+      // Answers with the embedder still shut, sooner than a search that waited would give up:
+      // the waiting records are ranked by their words.
+      long started = System.nanoTime();
+      List<ScoredRecord> hits = store.search(ALICE, byMeaning);
+      long tookMillis = (System.nanoTime() - started) / 1_000_000;
+      assertTrue(
+          tookMillis < LangMemSqliteStore.SEARCH_WAIT_MILLIS, "waited " + tookMillis + " ms");
+      assertEquals(5, hits.size());
+      assertTrue(hits.stream().allMatch(h -> h.record().id().startsWith("bulk")), hits.toString());
+      assertEquals(loaded, store.pendingVectors().records());
+    } finally {
+      embedder.open.countDown();
+    }
+  }
+
+  @Test
   void recordsLeftWithoutAVectorAreEmbeddedWhenTheStoreOpens() throws SQLException {
     for (int i = 0; i < 20; i++) {
       store.put(record(ALICE, "n" + i, "note number " + i + " about the lighthouse"));
