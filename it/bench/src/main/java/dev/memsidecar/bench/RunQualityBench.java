@@ -29,6 +29,7 @@ import dev.memsidecar.sidecar.bench.SidecarProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -43,6 +44,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -217,7 +219,7 @@ public final class RunQualityBench {
           Locale.ROOT, "sidecar listening after %.0f ms%n", Figures.millis(sidecar.startNanos()));
       MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
       warmUp(stub, convs.get(0));
-      measure(stub, rules, convs, turnCount);
+      measure(sidecar, stub, rules, convs, turnCount);
       int exit = sidecar.terminate();
       System.out.println("sidecar exit code after SIGTERM: " + exit);
     } finally {
@@ -245,7 +247,12 @@ public final class RunQualityBench {
   }
 
   private void measure(
-      MemoryServiceBlockingStub stub, Extractor rules, List<Conversation> convs, int turnCount) {
+      SidecarProcess sidecar,
+      MemoryServiceBlockingStub stub,
+      Extractor rules,
+      List<Conversation> convs,
+      int turnCount)
+      throws InterruptedException, TimeoutException {
     // ---- EndRun arm
     List<Long> endRunNanos = new ArrayList<>();
     Map<String, List<Traced>> byTurn = new HashMap<>();
@@ -327,6 +334,11 @@ public final class RunQualityBench {
           Locale.ROOT, "raw arm: %s, %d turns remembered%n", conv.id(), conv.turns().size());
     }
     long rawWall = System.nanoTime() - r0;
+    // Both arms' records are acknowledged before their vectors are made: search once they are.
+    System.out.printf(
+        Locale.ROOT,
+        "every record had its vector %.1f s after the last write%n",
+        Figures.seconds(sidecar.awaitVectors(Duration.ofHours(1))));
 
     // ---- what is stored
     Set<String> activeIds = new HashSet<>();

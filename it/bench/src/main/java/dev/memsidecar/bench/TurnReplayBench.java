@@ -27,12 +27,14 @@ import dev.memsidecar.sidecar.bench.Figures;
 import dev.memsidecar.sidecar.bench.SidecarProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -124,12 +126,13 @@ public final class TurnReplayBench {
       for (Conversation conv : convs) {
         long t0 = System.nanoTime();
         replay(stub, conv);
-        long waited = awaitVectors(admin);
+        long waited = awaitVectors(sidecar, admin);
         ask(stub, sessions, conv);
         countFacts(stub, conv);
         System.out.printf(
             Locale.ROOT,
-            "%s: %d turns replayed in %.1f s (then %.1f s until every message had its vector)%n",
+            "%s: %d turns replayed in %.1f s (then %.1f s until every message and record had its"
+                + " vector)%n",
             conv.id(),
             conv.turns().size(),
             Figures.seconds(System.nanoTime() - t0 - waited),
@@ -197,14 +200,17 @@ public final class TurnReplayBench {
   }
 
   /**
-   * Waits until the sidecar has made the vectors of every message appended (made behind the append:
-   * an agent asking later finds them); returns how long that took.
+   * Waits until the sidecar has made the vectors of every message appended and of every record
+   * written (both made behind the write: an agent asking later finds them); returns how long that
+   * took.
    */
-  private static long awaitVectors(AdminServiceBlockingStub admin) throws InterruptedException {
+  private static long awaitVectors(SidecarProcess sidecar, AdminServiceBlockingStub admin)
+      throws InterruptedException, TimeoutException {
     long t0 = System.nanoTime();
     while (admin.getStatus(GetStatusRequest.getDefaultInstance()).getSessionVectorsPending() > 0) {
       Thread.sleep(50);
     }
+    sidecar.awaitVectors(Duration.ofHours(1));
     return System.nanoTime() - t0;
   }
 

@@ -10,6 +10,7 @@ import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.SearchResponse;
 import dev.memsidecar.proto.v1.WriteOutcome;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -268,6 +269,16 @@ final class LoadBench extends Bench {
           "  sidecar RSS after ingest: %s%n",
           mib(process.peakRssBytes()).orElse("n/a"));
 
+      // Remember is acknowledged before its vector is made: Search is measured once the vectors
+      // of the ingest have all landed (how long that took is a figure of its own).
+      long catchUp = process.awaitVectors(Duration.ofHours(2));
+      rows.add(
+          Row.latency(
+              "vectors of the ingest all made (after its last Remember)",
+              new long[] {catchUp},
+              null));
+      err.printf(
+          Locale.ROOT, "  every record had its vector %.1f s after the ingest%n", catchUp / 1e9);
       if (settle > 0) {
         err.printf(Locale.ROOT, "  settling for %d s%n", settle);
         Thread.sleep(settle * 1000L);

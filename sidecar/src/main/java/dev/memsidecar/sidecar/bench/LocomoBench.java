@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -147,6 +148,11 @@ final class LocomoBench extends Bench {
       SidecarOptions.reportStart(err, process, description);
       MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(process.channel());
       rememberAll(stub, locomo);
+      // Remember is acknowledged before its vector is made: ask once every turn has one.
+      err.printf(
+          Locale.ROOT,
+          "  every turn had its vector %.1f s after the last Remember%n",
+          process.awaitVectors(Duration.ofHours(1)) / 1e9);
       warmUp(stub, locomo, topK);
       ask(stub, locomo, topK, recall);
       int exit = process.terminate();

@@ -2,6 +2,9 @@ package dev.memsidecar.sidecar.bench;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.memsidecar.proto.v1.AdminServiceGrpc;
+import dev.memsidecar.proto.v1.GetStatusRequest;
+import dev.memsidecar.proto.v1.ProfileStatus;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -13,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -206,6 +210,37 @@ public final class SidecarProcess implements AutoCloseable {
   public ManagedChannel newChannel() {
     return Grpc.newChannelBuilderForAddress(dial, port, InsecureChannelCredentials.create())
         .build();
+  }
+
+  /**
+   * Waits until no profile of the sidecar has records waiting for their vectors (GetStatus {@code
+   * profiles[].vectors_pending}), polling every 100 ms for at most {@code timeout}; returns how
+   * long it waited, in nanoseconds. A provider that embeds as it writes never has any waiting.
+   *
+   * @throws TimeoutException if records still wait after {@code timeout}
+   */
+  public long awaitVectors(Duration timeout) throws InterruptedException, TimeoutException {
+    AdminServiceGrpc.AdminServiceBlockingStub admin = AdminServiceGrpc.newBlockingStub(channel);
+    long started = System.nanoTime();
+    while (true) {
+      long pending =
+          admin
+              .withDeadlineAfter(30, TimeUnit.SECONDS)
+              .getStatus(GetStatusRequest.getDefaultInstance())
+              .getProfilesList()
+              .stream()
+              .mapToLong(ProfileStatus::getVectorsPending)
+              .sum();
+      long waited = System.nanoTime() - started;
+      if (pending == 0) {
+        return waited;
+      }
+      if (waited > timeout.toNanos()) {
+        throw new TimeoutException(
+            pending + " records still wait for their vectors after " + timeout);
+      }
+      Thread.sleep(100);
+    }
   }
 
   /** Spawn to the {@code listening on} line, in nanoseconds. */

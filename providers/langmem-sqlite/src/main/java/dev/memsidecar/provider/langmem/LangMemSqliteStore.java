@@ -56,12 +56,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * words. The store's vector worker embeds waiting records, up to {@value #VECTOR_BATCH} per model
  * call, of {@code content + "\n" + context}, and writes each vector unless the record changed
  * meanwhile. A search by meaning first waits (up to {@value #SEARCH_WAIT_MILLIS} ms) for the
- * vectors of its namespace's records written before it when at most {@value #SEARCH_WAIT_BACKLOG}
- * of them wait, so a few writes are found by meaning once their puts returned; behind a bulk load
- * (more waiting) it does not wait, and ranks the waiting records by their words alone until their
- * vectors land. A search by words alone (a zero query vector) never waits. Records a crash left
- * without a vector are found when the store opens and embedded by the worker; {@link #close} waits
- * up to {@value #CLOSE_WAIT_MILLIS} ms for the backlog. Puts and deletes of all namespaces go
+ * vectors of its namespace's records written before it when they are likely to land within that
+ * time (no more than the worker made in that time lately, and never fewer than {@value
+ * #VECTOR_BATCH}), so what was just written is found by meaning once its put returned; behind a
+ * bulk load it does not wait in vain, and ranks the waiting records by their words alone until
+ * their vectors land. A search by words alone (a zero query vector) never waits. Records a crash
+ * left without a vector are found when the store opens and embedded by the worker; {@link #close}
+ * waits up to {@value #CLOSE_WAIT_MILLIS} ms for the backlog. Puts and deletes of all namespaces go
  * through one {@link GroupCommitter}: those that arrive while a transaction commits share the next
  * one (up to {@value #MAX_BATCH}), so concurrent writers pay for one commit (on H2, one chunk
  * written to the file) together, not each. A batch whose transaction fails is written again one
@@ -137,12 +138,6 @@ final class LangMemSqliteStore implements MemoryStore {
    */
   static final long SEARCH_WAIT_MILLIS = 2_000;
 
-  /**
-   * A search by meaning waits for its namespace's vectors only while at most this many records wait
-   * (one model call): behind a bulk load it would otherwise wait for the whole load.
-   */
-  static final int SEARCH_WAIT_BACKLOG = VECTOR_BATCH;
-
   /** How long close waits for the backlog to drain; what is left is embedded at the next open. */
   static final long CLOSE_WAIT_MILLIS = 5_000;
 
@@ -171,6 +166,9 @@ final class LangMemSqliteStore implements MemoryStore {
   private final Thread vectorWorker;
   private ChangeFeed feed; // PostgreSQL only: the other stores' writes; set once at open
   private volatile boolean closed;
+  // Records per second the vector worker made lately (a moving average over its batches); 0 until
+  // its first batch.
+  private volatile double vectorsPerSecond;
 
   /** A put, a delete, or a vector that landed, and what it found. */
   private static final class Write extends GroupCommitter.Job {
@@ -836,14 +834,22 @@ final class LangMemSqliteStore implements MemoryStore {
   /**
    * Waits (up to {@value #SEARCH_WAIT_MILLIS} ms) for the vectors of the records of {@code
    * namespace} written before this call, so a search by meaning finds what was just written; not at
-   * all when more than {@value #SEARCH_WAIT_BACKLOG} wait.
+   * all when more wait than are likely to land in that time ({@link #searchWaitBacklog}).
    */
   private void awaitVectors(Namespace namespace) {
     try {
-      backlog.awaitNamespace(namespace, SEARCH_WAIT_MILLIS, SEARCH_WAIT_BACKLOG);
+      backlog.awaitNamespace(namespace, SEARCH_WAIT_MILLIS, searchWaitBacklog());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * The most waiting records a search by meaning waits for: as many as the vector worker made in
+   * {@value #SEARCH_WAIT_MILLIS} ms lately, at least one batch ({@value #VECTOR_BATCH}).
+   */
+  int searchWaitBacklog() {
+    return (int) Math.max(VECTOR_BATCH, vectorsPerSecond * SEARCH_WAIT_MILLIS / 1000.0);
   }
 
   /**
@@ -863,6 +869,7 @@ final class LangMemSqliteStore implements MemoryStore {
         return; // closed
       }
       try {
+        long started = System.nanoTime();
         List<float[]> vectors =
             embedder.embedAll(batch.stream().map(MemoryRecord::indexedText).toList());
         List<Write> landed = new ArrayList<>(batch.size());
@@ -875,6 +882,8 @@ final class LangMemSqliteStore implements MemoryStore {
             throw w.failure(); // retried below: the vectors written are no longer due
           }
         }
+        double rate = batch.size() * 1e9 / Math.max(1, System.nanoTime() - started);
+        vectorsPerSecond = vectorsPerSecond == 0 ? rate : 0.8 * vectorsPerSecond + 0.2 * rate;
       } catch (RuntimeException e) {
         if (closed) {
           return;

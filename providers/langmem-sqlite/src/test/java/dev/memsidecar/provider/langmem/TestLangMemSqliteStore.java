@@ -364,7 +364,7 @@ class TestLangMemSqliteStore {
     store.close();
     GatedEmbedder embedder = new GatedEmbedder();
     store = open(embedder);
-    int loaded = LangMemSqliteStore.SEARCH_WAIT_BACKLOG + 1;
+    int loaded = ((LangMemSqliteStore) store).searchWaitBacklog() + 1;
     for (int i = 0; i < loaded; i++) {
       store.put(record(ALICE, "bulk" + i, "bulk note " + i + " about the ferry timetable"));
     }
