@@ -10,10 +10,10 @@ import java.nio.ByteOrder;
  * by their length, {@code 2d} or {@code 4d} bytes for a vector of {@code d} floats, nothing else:
  *
  * <ul>
- *   <li><b>float16</b> (written since schema version 5's release that brought it): each float
- *       rounded to the nearest IEEE 754 binary16 ({@link Float#floatToFloat16}), its 2 bytes
- *       little-endian, in order; {@code numpy.frombuffer(b, "<f2")} reads it. Half the bytes of
- *       float32; a unit vector's components keep about 3 significant digits (relative error at most
+ *   <li><b>float16</b> (what is written now; no schema change came with it): each float rounded to
+ *       the nearest IEEE 754 binary16 ({@link Float#floatToFloat16}), its 2 bytes little-endian, in
+ *       order; {@code numpy.frombuffer(b, "<f2")} reads it. Half the bytes of float32; a unit
+ *       vector's components keep about 3 significant digits (relative error at most
  *       2<sup>-11</sup>), which moves a cosine by about 10<sup>-4</sup> at most: LoCoMo recall is
  *       unchanged (docs/benchmarks.md). Used for every vector whose components are all finite and
  *       within binary16's range (|x| &lt;= 65504), as unit vectors always are.
