@@ -35,10 +35,7 @@ final class VectorBytes {
   static byte[] encode(float[] vector) {
     requireNonNull(vector, "vector is null");
     if (!fitsFloat16(vector)) {
-      ByteBuffer out =
-          ByteBuffer.allocate(vector.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-      out.asFloatBuffer().put(vector);
-      return out.array();
+      return float32(vector);
     }
     byte[] out = new byte[vector.length * Short.BYTES];
     for (int i = 0; i < vector.length; i++) {
@@ -47,6 +44,14 @@ final class VectorBytes {
       out[2 * i + 1] = (byte) (h >>> 8);
     }
     return out;
+  }
+
+  /** {@code vector} as float32 bytes, as earlier releases stored every vector. */
+  static byte[] float32(float[] vector) {
+    ByteBuffer out =
+        ByteBuffer.allocate(vector.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    out.asFloatBuffer().put(vector);
+    return out.array();
   }
 
   /**

@@ -13,8 +13,6 @@ import dev.memsidecar.api.Namespace;
 import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.api.Validity;
 import dev.memsidecar.toolkit.HashEmbedder;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -531,7 +529,7 @@ class TestSchemaMigration {
         st.setString(1, r.namespace().value());
         st.setString(2, r.id());
         st.setInt(3, vector.length);
-        st.setBytes(4, float32(vector));
+        st.setBytes(4, VectorBytes.float32(vector));
         st.executeUpdate();
       }
     }
@@ -562,7 +560,7 @@ class TestSchemaMigration {
     try (PreparedStatement st =
         c.prepareStatement("UPDATE memory_vectors SET embedding = ? WHERE record_id = ?")) {
       for (MemoryRecord r : inKeyOrder.subList(0, converted)) {
-        st.setBytes(1, float32(vectorOf(r)));
+        st.setBytes(1, VectorBytes.float32(vectorOf(r)));
         st.setString(2, r.id());
         st.executeUpdate();
       }
@@ -722,13 +720,6 @@ class TestSchemaMigration {
   /** {@link #vectorOf} as this version stores it (float16). */
   private static float[] storedVectorOf(MemoryRecord r) {
     return VectorBytes.rounded(vectorOf(r));
-  }
-
-  /** {@code vector} as releases before float16 stored it: 4 bytes per float, little-endian. */
-  private static byte[] float32(float[] vector) {
-    ByteBuffer out = ByteBuffer.allocate(4 * vector.length).order(ByteOrder.LITTLE_ENDIAN);
-    out.asFloatBuffer().put(vector);
-    return out.array();
   }
 
   /** Version 1's {@code Json.encodeFloats}: {@link Float#toString} of each, comma separated. */

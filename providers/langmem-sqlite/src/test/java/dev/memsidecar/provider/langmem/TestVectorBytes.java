@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.toolkit.HashEmbedder;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -63,7 +61,7 @@ class TestVectorBytes {
     for (int i = 0; i < noise.length; i++) {
       noise[i] = Float.intBitsToFloat(random.nextInt());
     }
-    float[] back = VectorBytes.decode(float32(noise), noise.length);
+    float[] back = VectorBytes.decode(VectorBytes.float32(noise), noise.length);
     for (int i = 0; i < noise.length; i++) {
       assertEquals(Float.floatToRawIntBits(noise[i]), Float.floatToRawIntBits(back[i]), "at " + i);
     }
@@ -94,12 +92,6 @@ class TestVectorBytes {
     assertEquals(
         "a vector of 4 dimensions is 8 bytes (float16) or 16 bytes (float32), not 6",
         e.getMessage());
-  }
-
-  private static byte[] float32(float[] vector) {
-    ByteBuffer out = ByteBuffer.allocate(4 * vector.length).order(ByteOrder.LITTLE_ENDIAN);
-    out.asFloatBuffer().put(vector);
-    return out.array();
   }
 
   private static double dot(float[] a, float[] b) {
