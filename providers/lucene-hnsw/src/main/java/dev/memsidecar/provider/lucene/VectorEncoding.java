@@ -21,7 +21,8 @@ import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncod
  *       per-vector corrections). The graph is built and searched on the quantized vectors, so a
  *       search touches a quarter (an eighth) of the bytes; the float32 vectors are kept beside them
  *       (Lucene needs them to quantize again on merges, and scores candidates only the words found
- *       with them), so the disk grows by that quarter (eighth) rather than shrinking.
+ *       with them), so the disk grows by the quantized copy rather than shrinking. LoCoMo dev R@10
+ *       with int8 is float32's (docs/providers.md, "Compact vectors").
  * </ul>
  */
 enum VectorEncoding {
