@@ -92,7 +92,7 @@ final class ChangeFeed implements AutoCloseable {
      * The vector to index {@code r} with, from its vector row ({@code bytes} and {@code embedder}
      * null when it has none).
      */
-    float[] vectorOf(MemoryRecord r, byte[] bytes, String embedder);
+    float[] vectorOf(MemoryRecord r, byte[] bytes, String embedder, int dimensions);
   }
 
   private final String describe;
@@ -413,7 +413,7 @@ final class ChangeFeed implements AutoCloseable {
           c.prepareStatement(
               "SELECT "
                   + RecordRows.selectList("r.")
-                  + ", v.embedding, v.embedder FROM "
+                  + ", v.embedding, v.embedder, v.dimensions FROM "
                   + RecordRows.TABLE
                   + " r LEFT JOIN "
                   + Schema.VECTORS
@@ -427,7 +427,9 @@ final class ChangeFeed implements AutoCloseable {
             missing.remove(r.id());
             long version = labels.get(r.id());
             if (r.status() == MemoryStatus.ACTIVE) {
-              float[] vector = vectors.vectorOf(r, rs.getBytes(width + 1), rs.getString(width + 2));
+              float[] vector =
+                  vectors.vectorOf(
+                      r, rs.getBytes(width + 1), rs.getString(width + 2), rs.getInt(width + 3));
               slot.apply(r.id(), version, index -> index.put(r, vector));
             } else {
               slot.apply(r.id(), version, index -> index.remove(r.id()));

@@ -200,7 +200,8 @@ final class LangMemSqliteStore implements MemoryStore {
       this.namespace = namespace;
       this.id = id;
       this.record = record;
-      this.vector = vector;
+      // As stored: a search ranks it the same before and after a restart.
+      this.vector = vector == null ? null : VectorBytes.rounded(vector);
       this.due = due;
     }
 
@@ -998,7 +999,7 @@ final class LangMemSqliteStore implements MemoryStore {
         c.prepareStatement(
             "SELECT "
                 + RecordRows.selectList("r.")
-                + ", v.embedding, v.embedder"
+                + ", v.embedding, v.embedder, v.dimensions"
                 + RECORDS_AND_VECTORS
                 + " WHERE r.namespace = ? AND r.status = ?")) {
       st.setString(1, namespace.value());
@@ -1009,6 +1010,7 @@ final class LangMemSqliteStore implements MemoryStore {
           MemoryRecord r = RecordRows.read(rs, 1);
           byte[] bytes = rs.getBytes(width + 1);
           String madeBy = rs.getString(width + 2);
+          int dimensions = rs.getInt(width + 3);
           if (bytes == null) {
             // No vector yet: a put committed a moment ago whose vector is not due here yet (its
             // worker, or another sidecar's, makes it), or one a migration left empty. Found by
@@ -1016,12 +1018,12 @@ final class LangMemSqliteStore implements MemoryStore {
             // it here too would embed it twice).
             backlog.recover(r);
             index.put(r, new float[embedder.dimensions()]);
-          } else if (!matches(bytes, madeBy)) {
+          } else if (!matches(bytes, madeBy, dimensions)) {
             // Written by another embedder since the store opened: embed it as queries will be.
-            index.put(r, embedder.embed(r.indexedText()));
+            index.put(r, VectorBytes.rounded(embedder.embed(r.indexedText())));
             reembedded++;
           } else {
-            index.put(r, storedVector(r, bytes, madeBy));
+            index.put(r, storedVector(r, bytes, madeBy, dimensions));
           }
         }
       }
@@ -1041,9 +1043,11 @@ final class LangMemSqliteStore implements MemoryStore {
   }
 
   /** Whether a vector row (or none: null bytes) holds a vector of this store's embedder. */
-  private boolean matches(byte[] bytes, String madeBy) {
+  private boolean matches(byte[] bytes, String madeBy, int dimensions) {
     return bytes == null
-        || bytes.length == embedder.dimensions() * Float.BYTES && embedder.name().equals(madeBy);
+        || dimensions == embedder.dimensions()
+            && VectorBytes.holds(bytes, dimensions)
+            && embedder.name().equals(madeBy);
   }
 
   /**
@@ -1052,14 +1056,14 @@ final class LangMemSqliteStore implements MemoryStore {
    * or by the store that wrote it, whose vector write then comes as a change); else (another
    * embedder's) embedded here.
    */
-  private float[] storedVector(MemoryRecord r, byte[] bytes, String madeBy) {
+  private float[] storedVector(MemoryRecord r, byte[] bytes, String madeBy, int dimensions) {
     if (bytes == null) {
       return new float[embedder.dimensions()];
     }
-    if (matches(bytes, madeBy)) {
-      return VectorBytes.decode(bytes);
+    if (matches(bytes, madeBy, dimensions)) {
+      return VectorBytes.decode(bytes, dimensions);
     }
-    return embedder.embed(r.indexedText());
+    return VectorBytes.rounded(embedder.embed(r.indexedText()));
   }
 
   private ReentrantLock stripe(Namespace namespace) {

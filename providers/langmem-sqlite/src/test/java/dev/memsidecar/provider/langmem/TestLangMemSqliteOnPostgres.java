@@ -107,7 +107,7 @@ class TestLangMemSqliteOnPostgres {
               "SELECT indexname FROM pg_indexes WHERE tablename = 'memory_records'"
                   + " ORDER BY indexname"));
       assertEquals(
-          List.of(Integer.toString(new HashEmbedder().dimensions() * Float.BYTES)),
+          List.of(Integer.toString(new HashEmbedder().dimensions() * Short.BYTES)),
           column(c, "SELECT octet_length(embedding) FROM memory_vectors"));
     }
   }

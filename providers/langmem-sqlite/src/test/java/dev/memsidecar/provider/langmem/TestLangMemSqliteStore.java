@@ -87,8 +87,11 @@ class TestLangMemSqliteStore {
       assertTrue(rs.next());
       assertEquals("active", rs.getString(1));
       assertEquals(HashEmbedder.DEFAULT_DIMENSIONS, rs.getInt(2));
+      byte[] bytes = rs.getBytes(3);
+      assertEquals(HashEmbedder.DEFAULT_DIMENSIONS * 2, bytes.length, "float16: 2 bytes a float");
       assertArrayEquals(
-          new HashEmbedder().embed(active.indexedText()), VectorBytes.decode(rs.getBytes(3)));
+          VectorBytes.rounded(new HashEmbedder().embed(active.indexedText())),
+          VectorBytes.decode(bytes, HashEmbedder.DEFAULT_DIMENSIONS));
       assertFalse(rs.next(), "a row for the forgotten record");
     }
   }
@@ -260,7 +263,8 @@ class TestLangMemSqliteStore {
     List<ScoredRecord> hits = store.search(ALICE, query("rotate grafana token"));
     assertEquals("target", hits.get(0).record().id());
     float[] q = new HashEmbedder().embed("rotate grafana token");
-    float[] target = new HashEmbedder().embed(hits.get(0).record().indexedText());
+    float[] target =
+        VectorBytes.rounded(new HashEmbedder().embed(hits.get(0).record().indexedText()));
     assertEquals(0.5f * Embedder.cosine(q, target) + 0.5f, hits.get(0).score(), 1e-5f);
   }
 
@@ -347,7 +351,7 @@ class TestLangMemSqliteStore {
           "waited since the put: " + store.pendingVectors());
       embedder.open.countDown();
       List<ScoredRecord> hits = search.get();
-      float[] v = new HashEmbedder().embed(r.indexedText());
+      float[] v = VectorBytes.rounded(new HashEmbedder().embed(r.indexedText()));
       assertEquals(
           0.5f * Embedder.cosine(q, v) + 0.5f,
           hits.get(0).score(),

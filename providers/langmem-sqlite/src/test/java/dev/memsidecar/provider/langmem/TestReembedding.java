@@ -137,7 +137,8 @@ class TestReembedding {
       Map<String, float[]> vectors = vectors(c);
       assertArrayEquals(new float[0], vectors.get(broken));
       for (MemoryRecord r : records.subList(1, records.size())) {
-        assertArrayEquals(b.embed(r.indexedText()), vectors.get(r.id()), r.id());
+        assertArrayEquals(
+            VectorBytes.rounded(b.embed(r.indexedText())), vectors.get(r.id()), r.id());
       }
     }
   }
@@ -150,7 +151,8 @@ class TestReembedding {
       Map<String, String> names = embedderNames(c);
       assertEquals(records.size(), vectors.size());
       for (MemoryRecord r : records) {
-        assertArrayEquals(embedder.embed(r.indexedText()), vectors.get(r.id()), r.id());
+        assertArrayEquals(
+            VectorBytes.rounded(embedder.embed(r.indexedText())), vectors.get(r.id()), r.id());
         assertEquals(embedder.name(), names.get(r.id()), r.id());
       }
       assertEquals(embedder.name() + " " + embedder.dimensions(), embedderRow(c));
@@ -177,9 +179,10 @@ class TestReembedding {
   private static Map<String, float[]> vectors(Connection c) throws SQLException {
     Map<String, float[]> out = new HashMap<>();
     try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT record_id, embedding FROM memory_vectors")) {
+        ResultSet rs =
+            st.executeQuery("SELECT record_id, embedding, dimensions FROM memory_vectors")) {
       while (rs.next()) {
-        out.put(rs.getString(1), VectorBytes.decode(rs.getBytes(2)));
+        out.put(rs.getString(1), VectorBytes.decode(rs.getBytes(2), rs.getInt(3)));
       }
     }
     return out;

@@ -240,7 +240,10 @@ class TestSchemaMigration {
         if (r == forgotten) {
           continue;
         }
-        assertArrayEquals(vectorOf(r), VectorBytes.decode(stored.get(key(r))), r.id());
+        assertArrayEquals(
+            storedVectorOf(r),
+            VectorBytes.decode(stored.get(key(r)), EMBEDDER.dimensions()),
+            r.id());
       }
       assertEquals(Set.of(EMBEDDER.name()), embedderNames(c));
       assertEquals(Set.of(Schema.LISTING_INDEX), recordIndexes(c));
@@ -276,7 +279,10 @@ class TestSchemaMigration {
         assertEquals(VECTOR_COLUMNS, columns(c, "memory_vectors"), crashPoint);
         Map<String, byte[]> stored = storedVectors(c);
         for (MemoryRecord r : records) {
-          assertArrayEquals(vectorOf(r), VectorBytes.decode(stored.get(key(r))), crashPoint);
+          assertArrayEquals(
+              storedVectorOf(r),
+              VectorBytes.decode(stored.get(key(r)), EMBEDDER.dimensions()),
+              crashPoint);
         }
       }
     }
@@ -309,7 +315,10 @@ class TestSchemaMigration {
       assertEquals(records.size() - 1, stored.size(), "one vector per active record");
       for (MemoryRecord r : records) {
         if (r != forgotten) {
-          assertArrayEquals(vectorOf(r), VectorBytes.decode(stored.get(key(r))), r.id());
+          assertArrayEquals(
+              storedVectorOf(r),
+              VectorBytes.decode(stored.get(key(r)), EMBEDDER.dimensions()),
+              r.id());
         }
       }
       assertEquals(Set.of(EMBEDDER.name()), embedderNames(c));
@@ -353,8 +362,10 @@ class TestSchemaMigration {
                 + EMBEDDER.dimensions()
                 + ")");
       }
+      // float32, as those releases wrote, of floats float16 holds exactly: read as they are, they
+      // rank as the reference store's (float16) do, to the bit.
       for (MemoryRecord r : records) {
-        insertAsVersionTwo(c, r, vectorOf(r));
+        insertAsVersionTwo(c, r, storedVectorOf(r));
       }
       insertAsVersionTwo(c, forgotten, null);
       try (Statement st = c.createStatement()) {
@@ -364,6 +375,7 @@ class TestSchemaMigration {
     }
     records.add(forgotten);
 
+    // Its float32 vectors are read as they are, not converted or embedded again.
     opensLikeANewStoreOf(records);
 
     try (Connection c = Fixtures.connect(dir)) {
@@ -446,7 +458,10 @@ class TestSchemaMigration {
         assertEquals(VECTOR_COLUMNS, columns(c, "memory_vectors"), crashPoint);
         Map<String, byte[]> stored = storedVectors(c);
         for (MemoryRecord r : records) {
-          assertArrayEquals(vectorOf(r), VectorBytes.decode(stored.get(key(r))), crashPoint);
+          assertArrayEquals(
+              storedVectorOf(r),
+              VectorBytes.decode(stored.get(key(r)), EMBEDDER.dimensions()),
+              crashPoint);
         }
         assertEquals(Set.of(EMBEDDER.name()), embedderNames(c), crashPoint);
         assertEquals(EMBEDDER.name() + " " + EMBEDDER.dimensions(), embedderRow(c), crashPoint);
@@ -514,7 +529,7 @@ class TestSchemaMigration {
         st.setString(1, r.namespace().value());
         st.setString(2, r.id());
         st.setInt(3, vector.length);
-        st.setBytes(4, VectorBytes.encode(vector));
+        st.setBytes(4, VectorBytes.float32(vector));
         st.executeUpdate();
       }
     }
@@ -545,7 +560,7 @@ class TestSchemaMigration {
     try (PreparedStatement st =
         c.prepareStatement("UPDATE memory_vectors SET embedding = ? WHERE record_id = ?")) {
       for (MemoryRecord r : inKeyOrder.subList(0, converted)) {
-        st.setBytes(1, VectorBytes.encode(vectorOf(r)));
+        st.setBytes(1, VectorBytes.float32(vectorOf(r)));
         st.setString(2, r.id());
         st.executeUpdate();
       }
@@ -700,6 +715,11 @@ class TestSchemaMigration {
 
   private static float[] vectorOf(MemoryRecord r) {
     return EMBEDDER.embed(r.indexedText());
+  }
+
+  /** {@link #vectorOf} as this version stores it (float16). */
+  private static float[] storedVectorOf(MemoryRecord r) {
+    return VectorBytes.rounded(vectorOf(r));
   }
 
   /** Version 1's {@code Json.encodeFloats}: {@link Float#toString} of each, comma separated. */

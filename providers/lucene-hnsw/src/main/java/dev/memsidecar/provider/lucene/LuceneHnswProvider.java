@@ -23,6 +23,10 @@ import org.apache.lucene.util.VectorUtil;
  *   <li>{@code hnsw.m}: graph neighbours per node, 2..512, default {@value #DEFAULT_M};
  *   <li>{@code hnsw.beam_width}: candidate queue while building the graph, 2..3200, default {@value
  *       #DEFAULT_BEAM_WIDTH};
+ *   <li>{@code hnsw.vectors}: how new segments hold the vectors the graph is searched with, {@code
+ *       float32} (default), {@code int8} or {@code int4} (Lucene's scalar-quantized HNSW, which
+ *       keeps the float32 vectors beside the quantized ones); see {@link VectorEncoding}. Changing
+ *       it leaves existing segments as they are until merged;
  *   <li>{@code hnsw.ef_search}: how deep each ranked list of a search goes (for kNN also its
  *       candidate queue), 1..10000, default {@value #DEFAULT_EF_SEARCH}; the depth used is {@code
  *       max(2 topK, ef_search)};
@@ -55,6 +59,7 @@ public final class LuceneHnswProvider implements MemoryProvider {
   public static final String COMMIT_INTERVAL_MS = "translog.commit_interval_ms";
   public static final String COMMIT_THRESHOLD_MB = "translog.commit_threshold_mb";
   public static final String MERGE_IDLE_MS = "merge.idle_ms";
+  public static final String VECTORS = "hnsw.vectors";
   public static final int DEFAULT_M = 16;
   public static final int DEFAULT_BEAM_WIDTH = 100;
   public static final int DEFAULT_EF_SEARCH = 100;
@@ -63,6 +68,7 @@ public final class LuceneHnswProvider implements MemoryProvider {
   public static final int DEFAULT_COMMIT_INTERVAL_MS = 5000;
   public static final int DEFAULT_COMMIT_THRESHOLD_MB = 16;
   public static final int DEFAULT_MERGE_IDLE_MS = 3000;
+  public static final String DEFAULT_VECTORS = "float32";
 
   private static final Set<String> KNOWN =
       Set.of(
@@ -73,7 +79,8 @@ public final class LuceneHnswProvider implements MemoryProvider {
           FUSION,
           COMMIT_INTERVAL_MS,
           COMMIT_THRESHOLD_MB,
-          MERGE_IDLE_MS);
+          MERGE_IDLE_MS,
+          VECTORS);
 
   /** For {@link java.util.ServiceLoader}. */
   public LuceneHnswProvider() {}
@@ -113,7 +120,9 @@ public final class LuceneHnswProvider implements MemoryProvider {
             context.intSetting(COMMIT_INTERVAL_MS, DEFAULT_COMMIT_INTERVAL_MS, 100, 3_600_000),
             (long) context.intSetting(COMMIT_THRESHOLD_MB, DEFAULT_COMMIT_THRESHOLD_MB, 1, 4096)
                 << 20,
-            context.intSetting(MERGE_IDLE_MS, DEFAULT_MERGE_IDLE_MS, 0, 3_600_000));
+            context.intSetting(MERGE_IDLE_MS, DEFAULT_MERGE_IDLE_MS, 0, 3_600_000),
+            VectorEncoding.ofSetting(
+                context.choiceSetting(VECTORS, DEFAULT_VECTORS, VectorEncoding.SETTING_VALUES)));
     return LuceneHnswStore.open(
         context.profileId(),
         context.dataDirectory().resolve("index"),

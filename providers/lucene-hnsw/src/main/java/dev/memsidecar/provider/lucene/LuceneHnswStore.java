@@ -124,9 +124,11 @@ final class LuceneHnswStore implements MemoryStore {
       Fusion fusion,
       long commitIntervalMillis,
       long commitThresholdBytes,
-      long mergeIdleMillis) {
+      long mergeIdleMillis,
+      VectorEncoding vectors) {
     Options {
       requireNonNull(fusion, "fusion is null");
+      requireNonNull(vectors, "vectors is null");
     }
   }
 
@@ -221,7 +223,13 @@ final class LuceneHnswStore implements MemoryStore {
     Translog log = null;
     try {
       index =
-          RecordIndex.open(profileId, indexPath, embedder, options.maxConn(), options.beamWidth());
+          RecordIndex.open(
+              profileId,
+              indexPath,
+              embedder,
+              options.maxConn(),
+              options.beamWidth(),
+              options.vectors());
       BatchIndexer replay =
           new BatchIndexer(
               index.writer(),
@@ -267,7 +275,7 @@ final class LuceneHnswStore implements MemoryStore {
                 Locale.ROOT,
                 "lucene-hnsw: profile '%s' opened %s: %d records (%d re-embedded, %d operations"
                     + " replayed from %d log generations%s), M=%d, beam_width=%d, ef_search=%d,"
-                    + " fusion=%s, vectorization: %s, %d ms",
+                    + " vectors=%s, fusion=%s, vectorization: %s, %d ms",
                 profileId,
                 indexPath,
                 opened.records(),
@@ -280,6 +288,7 @@ final class LuceneHnswStore implements MemoryStore {
                 options.maxConn(),
                 options.beamWidth(),
                 options.efSearch(),
+                options.vectors().settingValue(),
                 options.fusion().settingValue(),
                 LuceneHnswProvider.vectorizationInfo(),
                 (System.nanoTime() - started) / 1_000_000));

@@ -15,7 +15,6 @@ import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.KnnVectorsReader;
 import org.apache.lucene.codecs.KnnVectorsWriter;
 import org.apache.lucene.codecs.lucene104.Lucene104Codec;
-import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -102,7 +101,12 @@ final class RecordIndex implements Closeable {
    * @throws IOException when the index cannot be read or written
    */
   static RecordIndex open(
-      String name, Path indexPath, Embedder embedder, int maxConn, int beamWidth)
+      String name,
+      Path indexPath,
+      Embedder embedder,
+      int maxConn,
+      int beamWidth,
+      VectorEncoding vectors)
       throws IOException {
     requireNonNull(name, "name is null");
     requireNonNull(indexPath, "indexPath is null");
@@ -124,7 +128,7 @@ final class RecordIndex implements Closeable {
               "lucene-hnsw-fsync-" + name);
       IndexWriterConfig config = new IndexWriterConfig(analyzer);
       config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-      config.setCodec(codec(maxConn, beamWidth));
+      config.setCodec(codec(vectors.format(maxConn, beamWidth)));
       config.setCommitOnClose(false); // the store commits, naming the log generation
       config.setMergePolicy(mergePolicy());
       // Reads refresh after writes: never make them wait for merges (Lucene's default waits up to
@@ -337,9 +341,12 @@ final class RecordIndex implements Closeable {
     return policy;
   }
 
-  /** Lucene's current codec with these HNSW parameters for every vector field. */
-  private static Codec codec(int maxConn, int beamWidth) {
-    KnnVectorsFormat format = new HnswFormat(maxConn, beamWidth);
+  /**
+   * Lucene's current codec with {@code delegate}, its dimension limit raised, for every vector
+   * field.
+   */
+  private static Codec codec(KnnVectorsFormat delegate) {
+    KnnVectorsFormat format = new HnswFormat(delegate);
     return new Lucene104Codec() {
       @Override
       public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
@@ -349,17 +356,17 @@ final class RecordIndex implements Closeable {
   }
 
   /**
-   * {@link Lucene99HnswVectorsFormat} with the profile's M and beam width, allowing up to {@value
+   * An HNSW format of Lucene's ({@link VectorEncoding#format}) allowing up to {@value
    * Embedder#MAX_DIMENSIONS} dimensions (Lucene's own default limit is 1024). It writes under the
    * standard format's name and files, so any Lucene reads the index back with the stock format;
    * only the writer-side length check differs.
    */
   private static final class HnswFormat extends KnnVectorsFormat {
-    private final Lucene99HnswVectorsFormat delegate;
+    private final KnnVectorsFormat delegate;
 
-    HnswFormat(int maxConn, int beamWidth) {
-      super("Lucene99HnswVectorsFormat");
-      this.delegate = new Lucene99HnswVectorsFormat(maxConn, beamWidth);
+    HnswFormat(KnnVectorsFormat delegate) {
+      super(delegate.getName());
+      this.delegate = delegate;
     }
 
     @Override

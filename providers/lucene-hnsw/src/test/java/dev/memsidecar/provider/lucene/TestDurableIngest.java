@@ -257,7 +257,8 @@ class TestDurableIngest {
     // store replays it a third time: as when a commit already holds writes its generation logs.
     HashEmbedder embedder = new HashEmbedder();
     try (RecordIndex index =
-        RecordIndex.open("workspace", twice.resolve("index"), embedder, 16, 100)) {
+        RecordIndex.open(
+            "workspace", twice.resolve("index"), embedder, 16, 100, VectorEncoding.FLOAT32)) {
       for (int i = 0; i < 2; i++) {
         BatchIndexer replay = new BatchIndexer(index.writer(), embedder, "test replay", -1);
         Path log = twice.resolve("translog");

@@ -7,9 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memsidecar.api.Capability;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryProvider;
+import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStore;
+import dev.memsidecar.api.Namespace;
+import dev.memsidecar.api.SearchQuery;
+import dev.memsidecar.toolkit.HashEmbedder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -51,7 +56,8 @@ class TestLuceneHnswProvider {
             "fusion", "RRF",
             "translog.commit_interval_ms", "100",
             "translog.commit_threshold_mb", "4096",
-            "merge.idle_ms", "0");
+            "merge.idle_ms", "0",
+            "hnsw.vectors", "int8");
     Fixtures.open(dir, settings).close();
   }
 
@@ -76,7 +82,8 @@ class TestLuceneHnswProvider {
             "fusion", "average",
             "translog.commit_interval_ms", "99",
             "translog.commit_threshold_mb", "0",
-            "merge.idle_ms", "-1");
+            "merge.idle_ms", "-1",
+            "hnsw.vectors", "float16");
     for (Map.Entry<String, String> e : bad.entrySet()) {
       MemoryException ex =
           assertThrows(
@@ -87,6 +94,47 @@ class TestLuceneHnswProvider {
       assertEquals("spec.settings." + e.getKey(), ex.field(), e.toString());
     }
   }
+
+  @Test
+  public void anIndexOpensWithTheSegmentsOfEveryVectorEncodingItWasWrittenWith() {
+    Namespace ns = Namespace.of("acme:user:alice:user");
+    HashEmbedder embedder = new HashEmbedder();
+    List<MemoryRecord> written = new ArrayList<>();
+    List<String> encodings = List.of("float32", "int8", "int4", "float32", "int8");
+    for (int round = 0; round < encodings.size(); round++) {
+      Map<String, String> settings = Map.of("hnsw.vectors", encodings.get(round));
+      try (MemoryStore store = Fixtures.open(dir, settings)) {
+        for (int i = 0; i < 20; i++) {
+          MemoryRecord r =
+              Fixtures.record(
+                  ns,
+                  "r" + round + "-" + i,
+                  "note " + i + " of round " + round + " on " + TOPICS.get((i + round) % 5));
+          store.put(r);
+          written.add(r);
+        }
+        for (MemoryRecord r : written) {
+          assertEquals(r, store.get(ns, r.id()).orElseThrow(), encodings.get(round));
+          SearchQuery byItsVector =
+              new SearchQuery(
+                  "",
+                  embedder.embed(r.indexedText()),
+                  3,
+                  Set.of(),
+                  List.of(),
+                  0f,
+                  Fixtures.T0.plusSeconds(60));
+          // Among the first 3: quantized scores may swap near-twins ("note 0 of round 1 on ...").
+          assertTrue(
+              store.search(ns, byItsVector).stream().anyMatch(h -> h.record().id().equals(r.id())),
+              encodings.get(round) + " finds " + r.id() + " by its vector");
+        }
+      }
+    }
+  }
+
+  private static final List<String> TOPICS =
+      List.of("kafka lag", "grafana tokens", "coffee beans", "terraform state", "tea");
 
   @Test
   public void aSecondStoreOnTheSameDirectoryIsUnavailable() {
