@@ -71,7 +71,7 @@ import picocli.CommandLine.Option;
  * java -cp it/bench/target/memsidecar-bench.jar dev.memsidecar.bench.TurnReplayBench
  *     [--jar sidecar/target/memsidecar.jar] [--launcher sidecar/bin/memsidecar]
  *     [--locomo /work/shared/bench/locomo-dev.json] [--conversations N] [--no-captions]
- *     [--facts 20] [--show-category C]
+ *     [--facts 20] [--show-category C] [--keep DIR]
  * </pre>
  */
 public final class TurnReplayBench {
@@ -116,16 +116,27 @@ public final class TurnReplayBench {
         convs.size(),
         turns,
         convs.stream().mapToInt(c -> c.questions().size()).sum());
-    Path ws = Files.createTempDirectory("memsidecar-turn-replay");
+    Path ws =
+        options.keep != null
+            ? Files.createDirectories(options.keep)
+            : Files.createTempDirectory("memsidecar-turn-replay");
+    Path replayed = ws.resolve("replayed");
+    boolean replay = !Files.exists(replayed);
     try (SidecarProcess sidecar =
         SidecarProcess.start(options.sidecar.jar, options.sidecar.launcher, ws)) {
       MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(sidecar.channel());
       AdminServiceBlockingStub admin = AdminServiceGrpc.newBlockingStub(sidecar.channel());
       SessionServiceBlockingStub sessions = SessionServiceGrpc.newBlockingStub(sidecar.channel());
-      warmUp(stub, convs.get(0));
+      if (replay) {
+        warmUp(stub, convs.get(0));
+      } else {
+        System.out.println("questions only: the store of " + ws + " was replayed before");
+      }
       for (Conversation conv : convs) {
         long t0 = System.nanoTime();
-        replay(stub, conv);
+        if (replay) {
+          replay(stub, conv);
+        }
         long waited = awaitVectors(sidecar, admin);
         ask(stub, sessions, conv);
         countFacts(stub, conv);
@@ -140,8 +151,13 @@ public final class TurnReplayBench {
       }
       print(turns);
       System.out.println("sidecar exit code after SIGTERM: " + sidecar.terminate());
+      if (replay && options.keep != null) {
+        Files.writeString(replayed, options.data.locomo + "\n");
+      }
     } finally {
-      Figures.deleteTree(ws);
+      if (options.keep == null) {
+        Figures.deleteTree(ws);
+      }
     }
   }
 
@@ -380,6 +396,9 @@ public final class TurnReplayBench {
 
   private static void latency(String what, List<Long> nanos) {
     long[] sorted = nanos.stream().mapToLong(Long::longValue).toArray();
+    if (sorted.length == 0) {
+      return;
+    }
     Arrays.sort(sorted);
     System.out.printf(
         Locale.ROOT,
@@ -436,5 +455,14 @@ public final class TurnReplayBench {
         paramLabel = "C",
         description = "print each question of category C with the lines of both (0: none)")
     int showCategory;
+
+    @Option(
+        names = "--keep",
+        paramLabel = "DIR",
+        description =
+            "run the sidecar on this workspace and keep it; when a run kept it before, ask the"
+                + " questions of the store it holds without replaying (to compare recall of"
+                + " builds that differ only in how they read)")
+    Path keep;
   }
 }

@@ -16,10 +16,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code memsidecar bench}: benchmarks that start a sidecar (a child process running this jar's
  * {@code serve}) and measure it through its gRPC API. Subcommands {@code locomo} ({@link
- * LocomoBench}), {@code load} ({@link LoadBench}), {@code crash} ({@link CrashBench}) and {@code
- * footprint} ({@link FootprintBench}). Exit codes: 0 done, 2 a usage error (one line naming the
- * option, then where to find the usage), 1 a failure while measuring (the sidecar did not start, a
- * call failed).
+ * LocomoBench}), {@code load} ({@link LoadBench}), {@code crash} ({@link CrashBench}), {@code
+ * footprint} ({@link FootprintBench}) and {@code lag} ({@link VectorLagBench}). Exit codes: 0 done,
+ * 2 a usage error (one line naming the option, then where to find the usage), 1 a failure while
+ * measuring (the sidecar did not start, a call failed).
  */
 @Command(
     name = "bench",
@@ -52,7 +52,7 @@ public final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "name a benchmark: locomo, load, crash or footprint");
+        spec.commandLine(), "name a benchmark: locomo, load, crash, footprint or lag");
   }
 
   /**
@@ -69,7 +69,8 @@ public final class BenchCommand implements Runnable {
             .addSubcommand(new LocomoBench(out, err, sidecarMain))
             .addSubcommand(new LoadBench(out, err, sidecarMain))
             .addSubcommand(new CrashBench(out, err, sidecarMain))
-            .addSubcommand(new FootprintBench(out, err, sidecarMain));
+            .addSubcommand(new FootprintBench(out, err, sidecarMain))
+            .addSubcommand(new VectorLagBench(out, err, sidecarMain));
     cli.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     PrintWriter errWriter = new PrintWriter(err, true, StandardCharsets.UTF_8);
     cli.setErr(errWriter);

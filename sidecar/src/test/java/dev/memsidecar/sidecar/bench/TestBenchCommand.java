@@ -69,7 +69,7 @@ class TestBenchCommand {
 
   @Test
   void benchAloneAsksForABenchmark() {
-    assertUsageError("locomo, load, crash or footprint");
+    assertUsageError("locomo, load, crash, footprint or lag");
   }
 
   @Test
@@ -124,6 +124,18 @@ class TestBenchCommand {
     assertUsageError("--operations", "footprint", "--records", "100", "--operations", "99");
     assertUsageError("--clients", "footprint", "--clients", "0");
     assertUsageError("--settle", "footprint", "--settle", "-1");
+  }
+
+  @Test
+  void lagHasItsOwnHelpAndChecksItsRate() {
+    assertEquals(0, bench("lag", "--help"));
+    for (String option : new String[] {"--rate", "--seconds", "--clients", "--embedder"}) {
+      assertTrue(out().contains(option), option);
+    }
+    assertUsageError("--rate", "lag", "--rate", "0");
+    assertUsageError("--seconds", "lag", "--seconds", "0");
+    assertUsageError("--clients", "lag", "--clients", "0");
+    assertUsageError("--records", "lag", "--records", "-1");
   }
 
   @Test
