@@ -93,13 +93,20 @@ final class SessionMapping {
   }
 
   static dev.memsidecar.proto.v1.SessionHit hit(SessionHit h) {
-    return dev.memsidecar.proto.v1.SessionHit.newBuilder()
-        .setMessage(message(h.message()))
-        .setScore(h.score())
-        .setSnippet(h.snippet())
-        .setSessionId(h.message().sessionId())
-        .setTime(ProtoMapping.timestamp(h.message().time()))
-        .build();
+    dev.memsidecar.proto.v1.SessionHit.Builder b =
+        dev.memsidecar.proto.v1.SessionHit.newBuilder()
+            .setMessage(message(h.message()))
+            .setScore(h.score())
+            .setSnippet(h.snippet())
+            .setSessionId(h.message().sessionId())
+            .setTime(ProtoMapping.timestamp(h.message().time()));
+    if (h.replyTo() != null) {
+      b.setReplyTo(message(h.replyTo()));
+    }
+    if (h.answeredBy() != null) {
+      b.setAnsweredBy(message(h.answeredBy()));
+    }
+    return b.build();
   }
 
   static dev.memsidecar.proto.v1.SessionInfo info(SessionInfo s) {

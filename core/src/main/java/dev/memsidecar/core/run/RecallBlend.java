@@ -30,6 +30,12 @@ final class RecallBlend {
   /** Of an evidence line in the session_evidence section, at most this many characters. */
   static final int MAX_EVIDENCE_LINE_CHARS = 600;
 
+  /**
+   * Of a message shown around an evidence line (the one it answers, the answer to it), at most this
+   * many characters.
+   */
+  static final int MAX_CONTEXT_CHARS = 200;
+
   private final Recall recall;
   private final SessionService sessions;
   private final AccessPolicy access;
@@ -91,7 +97,7 @@ final class RecallBlend {
     List<Said> kept = new ArrayList<>();
     List<Said> shownItems = new ArrayList<>();
     for (String line : shown) {
-      Said said = new Said(Set.of(), Set.copyOf(Terms.keywords(line)));
+      Said said = Said.of(line);
       kept.add(said);
       if (!said.words.isEmpty()) {
         shownItems.add(said);
@@ -181,16 +187,22 @@ final class RecallBlend {
     if (!quotes.containsKey(fact)
         && !quotes.containsValue(turn)
         && !turnSaid.within(factSaid)
-        && shown.stream().noneMatch(line -> line.within(turnSaid))) {
+        && shown.stream().noneMatch(line -> line.within(turnSaid.alone()))) {
       quotes.put(fact, turn);
     }
   }
 
   /**
    * What a recalled fact or message says, for the blend: the runs it came from (a fact's source
-   * refs {@code run:<id>}, a message's run) and its words.
+   * refs {@code run:<id>}, a message's run), its words, and the words its line shows (a message's
+   * line shows the end of the message it answers too).
    */
-  private record Said(Set<String> runs, Set<String> words) {
+  private record Said(Set<String> runs, Set<String> words, Set<String> shown) {
+    static Said of(String line) {
+      Set<String> words = Set.copyOf(Terms.keywords(line));
+      return new Said(Set.of(), words, words);
+    }
+
     static Said of(MemoryHit hit) {
       Set<String> runs = new HashSet<>();
       for (String ref : hit.memory().record().sourceRefs()) {
@@ -198,14 +210,28 @@ final class RecallBlend {
           runs.add(ref.substring("run:".length()));
         }
       }
-      return new Said(runs, Set.copyOf(Terms.keywords(hit.memory().record().content())));
+      Set<String> words = Set.copyOf(Terms.keywords(hit.memory().record().content()));
+      return new Said(runs, words, words);
     }
 
     static Said of(SessionHit hit) {
       String run = hit.message().runId();
-      return new Said(
-          run.isEmpty() ? Set.of() : Set.of(run),
-          Set.copyOf(Terms.keywords(hit.message().content())));
+      Set<String> words = Set.copyOf(Terms.keywords(hit.message().content()));
+      Set<String> shown = words;
+      if (hit.replyTo() != null) {
+        shown = new HashSet<>(words);
+        shown.addAll(Terms.keywords(end(hit.replyTo().content())));
+      }
+      if (hit.answeredBy() != null) {
+        shown = new HashSet<>(shown);
+        shown.addAll(Terms.keywords(start(hit.answeredBy().content())));
+      }
+      return new Said(run.isEmpty() ? Set.of() : Set.of(run), words, shown);
+    }
+
+    /** The same without the message it answers (a quoted turn shows only itself). */
+    Said alone() {
+      return new Said(runs, words, words);
     }
 
     /** Same run, and at least half of the shorter one's words in the other. */
@@ -231,9 +257,9 @@ final class RecallBlend {
       return false;
     }
 
-    /** Whether nine in ten of these words are in the other's. */
+    /** Whether nine in ten of these words are among those the other's line shows. */
     boolean within(Said other) {
-      return words.isEmpty() || shared(words, other.words) * 10 >= words.size() * 9;
+      return words.isEmpty() || shared(words, other.shown) * 10 >= words.size() * 9;
     }
 
     private static long shared(Set<String> a, Set<String> b) {
@@ -241,13 +267,32 @@ final class RecallBlend {
     }
   }
 
-  /** One line per message: {@link #evidenceLine}. */
+  /**
+   * One line per message: {@link #evidenceLine}, then, when the search found them and no line of
+   * their own shows them, the end of the message it answers ({@code (in reply to Melanie: …what was
+   * asked)}) and the start of the answer to a question ({@code (answered by Caroline: what was
+   * said…)}), at most {@value #MAX_CONTEXT_CHARS} characters of each.
+   */
   static String evidenceBody(List<SessionHit> hits, ZoneId zone) {
+    Set<String> ids = new HashSet<>();
+    hits.forEach(h -> ids.add(h.message().id()));
     StringBuilder out = new StringBuilder();
     for (SessionHit hit : hits) {
-      out.append("- ").append(evidenceLine(hit, zone)).append('\n');
+      out.append("- ").append(evidenceLine(hit, zone));
+      around(out, "in reply to", hit.replyTo(), ids, end(said(hit.replyTo(), zone)));
+      around(out, "answered by", hit.answeredBy(), ids, start(said(hit.answeredBy(), zone)));
+      out.append('\n');
     }
     return out.toString().strip();
+  }
+
+  /** Appends {@code " (label Name: text)"} unless {@code m} is null or has a line of its own. */
+  private static void around(
+      StringBuilder out, String label, SessionMessage m, Set<String> ids, String text) {
+    if (m != null && !ids.contains(m.id())) {
+      out.append(" (").append(label).append(' ').append(speaker(m)).append(": ").append(text);
+      out.append(')');
+    }
   }
 
   /**
@@ -257,14 +302,48 @@ final class RecallBlend {
    */
   static String evidenceLine(SessionHit hit, ZoneId zone) {
     SessionMessage m = hit.message();
-    String who = m.name().isEmpty() ? m.role().name().toLowerCase(Locale.ROOT) : m.name();
     String text = m.content().strip().replaceAll("\\s+", " ");
     if (text.length() > MAX_EVIDENCE_LINE_CHARS) {
-      text = hit.snippet();
+      text = DatePhrases.annotate(hit.snippet(), m.time().atZone(zone).toLocalDate());
+    } else {
+      text = said(m, zone);
     }
-    // "yesterday" said on 8 May 2023 reads "yesterday (7 May 2023)".
-    text = DatePhrases.annotate(text, m.time().atZone(zone).toLocalDate());
-    return "[" + EVIDENCE_TIME.format(m.time().atZone(zone)) + "] " + who + ": " + text;
+    return "[" + EVIDENCE_TIME.format(m.time().atZone(zone)) + "] " + speaker(m) + ": " + text;
+  }
+
+  /** The end of a text, at most {@value #MAX_CONTEXT_CHARS} characters, cut at a space. */
+  private static String end(String text) {
+    if (text.length() <= MAX_CONTEXT_CHARS) {
+      return text;
+    }
+    int cut = text.indexOf(' ', text.length() - MAX_CONTEXT_CHARS);
+    return "…" + text.substring(cut < 0 ? text.length() - MAX_CONTEXT_CHARS : cut + 1);
+  }
+
+  /** The start of a text, at most {@value #MAX_CONTEXT_CHARS} characters, cut at a space. */
+  private static String start(String text) {
+    if (text.length() <= MAX_CONTEXT_CHARS) {
+      return text;
+    }
+    int cut = text.lastIndexOf(' ', MAX_CONTEXT_CHARS);
+    return text.substring(0, cut <= 0 ? MAX_CONTEXT_CHARS : cut) + "…";
+  }
+
+  /** Who said a message: its name, else its role. */
+  private static String speaker(SessionMessage m) {
+    return m.name().isEmpty() ? m.role().name().toLowerCase(Locale.ROOT) : m.name();
+  }
+
+  /**
+   * A message's content on one line, its relative dates followed by the dates they meant on the day
+   * it was said ("yesterday" said on 8 May 2023 reads "yesterday (7 May 2023)").
+   */
+  private static String said(SessionMessage m, ZoneId zone) {
+    if (m == null) {
+      return "";
+    }
+    return DatePhrases.annotate(
+        m.content().strip().replaceAll("\\s+", " "), m.time().atZone(zone).toLocalDate());
   }
 
   private static final DateTimeFormatter EVIDENCE_TIME =

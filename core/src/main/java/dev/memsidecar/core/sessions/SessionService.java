@@ -348,7 +348,7 @@ public final class SessionService implements AutoCloseable {
       throw MemoryException.invalidArgument(
           "end_time", "end_time must be after start_time: " + f.from() + " .. " + f.to());
     }
-    return search(owner, q.query(), f, topK);
+    return search(owner, q.query(), f, topK, false);
   }
 
   /**
@@ -360,16 +360,24 @@ public final class SessionService implements AutoCloseable {
         new SessionKey.Owner(scope.workspaceId(), scope.userId()),
         input,
         SessionStore.Filter.NONE,
-        limit);
+        limit,
+        true);
   }
 
   /**
    * The hybrid search: the BM25 matches of the query's words and the messages nearest its vector,
    * each scored by {@link HybridScore} (the formula and weights recalled facts are scored with, so
    * BeginRun ranks facts and messages on one scale), best first; ties go to the newer message.
+   *
+   * @param replies whether each hit carries the messages around it ({@link SessionHit#replyTo},
+   *     {@link SessionHit#answeredBy}), read with it in one query
    */
   private List<SessionHit> search(
-      SessionKey.Owner owner, String query, SessionStore.Filter filter, int limit) {
+      SessionKey.Owner owner,
+      String query,
+      SessionStore.Filter filter,
+      int limit,
+      boolean replies) {
     Set<String> terms = new LinkedHashSet<>(indexTerms(query));
     boolean hasWords = !terms.isEmpty();
     if (limit <= 0) {
@@ -442,12 +450,52 @@ public final class SessionService implements AutoCloseable {
       if (out.size() >= limit) {
         break;
       }
-      SessionMessage m = store.message(keys.get(e.getKey()), sequenceOf(e.getKey()));
+      SessionKey key = keys.get(e.getKey());
+      long sequence = sequenceOf(e.getKey());
+      SessionMessage m = null;
+      SessionMessage before = null;
+      SessionMessage after = null;
+      if (replies) {
+        // The message and the ones on either side of it, in one read.
+        for (SessionMessage read : store.messages(key, sequence - 2, 3)) {
+          if (read.sequence() == sequence) {
+            m = read;
+          } else if (read.sequence() == sequence - 1) {
+            before = read;
+          } else if (read.sequence() == sequence + 1) {
+            after = read;
+          }
+        }
+      } else {
+        m = store.message(key, sequence);
+      }
       if (m != null && m.visible()) {
-        out.add(new SessionHit(m, e.getValue(), snippet(m.content(), words)));
+        SessionMessage replyTo =
+            before != null
+                    && before.visible()
+                    && bySomeoneElse(before, m)
+                    && (cutoff == null || !before.time().isBefore(cutoff))
+                ? before
+                : null;
+        SessionMessage answeredBy =
+            after != null && after.visible() && bySomeoneElse(after, m) && asks(m) ? after : null;
+        out.add(new SessionHit(m, e.getValue(), snippet(m.content(), words), replyTo, answeredBy));
       }
     }
     return out;
+  }
+
+  /** Whether a message asks something: a question mark among its last 20 characters. */
+  private static boolean asks(SessionMessage m) {
+    String c = m.content().strip();
+    return c.indexOf('?', Math.max(0, c.length() - 20)) >= 0;
+  }
+
+  /** Whether two messages were said by different speakers: their names, or roles when unnamed. */
+  private static boolean bySomeoneElse(SessionMessage a, SessionMessage b) {
+    return a.name().isEmpty() && b.name().isEmpty()
+        ? a.role() != b.role()
+        : !a.name().equals(b.name());
   }
 
   private static long sequenceOf(String key) {

@@ -112,6 +112,48 @@ class TestSessionService {
   }
 
   @Test
+  void evidenceCarriesWhatAMessageAnswersAndWhatAnsweredIt() {
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
+      SessionService sessions =
+          new SessionService(
+              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      Scope scope = new Scope("ws", "melanie", "", "s");
+      sessions.append(
+          scope,
+          List.of(
+              SessionMessage.of(MessageRole.USER, "Melanie", "Any plans for the weekend?", NOW),
+              SessionMessage.of(
+                  MessageRole.ASSISTANT, "Caroline", "A pottery class with my sister.", NOW),
+              SessionMessage.of(MessageRole.USER, "Melanie", "Sounds lovely.", NOW),
+              SessionMessage.of(MessageRole.USER, "Melanie", "I bought a kayak today.", NOW)),
+          RequestOptions.DEFAULT);
+      Map<String, SessionHit> hits = new java.util.HashMap<>();
+      sessions
+          .evidence(scope, "pottery weekend kayak lovely", 10)
+          .forEach(h -> hits.put(h.message().content(), h));
+      SessionHit question = hits.get("Any plans for the weekend?");
+      assertEquals(null, question.replyTo());
+      assertEquals("A pottery class with my sister.", question.answeredBy().content());
+      SessionHit answer = hits.get("A pottery class with my sister.");
+      assertEquals("Any plans for the weekend?", answer.replyTo().content());
+      assertEquals(null, answer.answeredBy(), "it asks nothing");
+      assertEquals(
+          "A pottery class with my sister.", hits.get("Sounds lovely.").replyTo().content());
+      // The message before it is the same speaker's: not a reply.
+      assertEquals(null, hits.get("I bought a kayak today.").replyTo());
+      // SearchSessions returns the messages alone.
+      sessions
+          .search(scope, new SessionService.Query("pottery weekend", SessionStore.Filter.NONE, 10))
+          .forEach(
+              h -> {
+                assertEquals(null, h.replyTo());
+                assertEquals(null, h.answeredBy());
+              });
+      sessions.close();
+    }
+  }
+
+  @Test
   void aSearchThatNamesAMonthFindsWhatWasSaidThen() {
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
       SessionService sessions =

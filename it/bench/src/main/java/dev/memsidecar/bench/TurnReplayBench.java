@@ -83,8 +83,10 @@ public final class TurnReplayBench {
   private static final Pattern NOT_ID = Pattern.compile("[^A-Za-z0-9._-]");
 
   private final Options options;
+
   /** Part of each question's run id: a kept store asked again answers anew, not from snapshots. */
   private final long askedAt = System.currentTimeMillis();
+
   private final List<Long> endRunNanos = new ArrayList<>();
   private final List<Long> beginRunNanos = new ArrayList<>();
   private final List<Long> rememberNanos = new ArrayList<>();

@@ -4,6 +4,7 @@ import static dev.memsidecar.it.Fixtures.assertStatus;
 import static dev.memsidecar.it.Fixtures.writeServerConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.Timestamp;
@@ -589,6 +590,7 @@ class TestSessions {
           List.of("I adopted a greyhound named Biscuit."),
           contents(history(sidecar.sessions(), scope("ws-runs", "caroline", "default"))));
 
+      int replies = 0;
       for (int topK : List.of(1, 3, 8)) {
         BeginRunResponse begin =
             sidecar
@@ -620,8 +622,20 @@ class TestSessions {
                 .orElseThrow();
         for (SessionHit h : begin.getEvidenceList()) {
           assertTrue(evidence.getBody().contains(h.getMessage().getContent()), evidence.getBody());
+          // A reply carries what it answers: the message just before it, by the other speaker.
+          if (h.hasReplyTo()) {
+            assertEquals(h.getMessage().getSequence() - 1, h.getReplyTo().getSequence());
+            assertNotEquals(h.getMessage().getName(), h.getReplyTo().getName());
+            replies++;
+          }
+          if (h.hasAnsweredBy()) {
+            assertTrue(h.getMessage().getContent().contains("?"), h::toString);
+            assertEquals(h.getMessage().getSequence() + 1, h.getAnsweredBy().getSequence());
+          }
         }
         if (topK == 8) {
+          assertTrue(replies > 0, begin::toString);
+          assertTrue(evidence.getBody().contains("(in reply to "), evidence.getBody());
           assertTrue(begin.getEvidenceCount() >= 1, begin::toString);
           assertTrue(evidence.getBody().contains("Caroline: "), evidence.getBody());
           // The frozen snapshot: the same run gets the same evidence again.
