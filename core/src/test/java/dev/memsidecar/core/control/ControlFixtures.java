@@ -112,7 +112,10 @@ final class ControlFixtures {
                     runId,
                     Map.of("k", "v")),
                 4.25f,
-                ODD_TEXT)));
+                ODD_TEXT,
+                SessionMessage.of(MessageRole.ASSISTANT, "Melanie", "What happened?", created)
+                    .stored("m0", "s1", 2, created.minusSeconds(90)),
+                null)));
   }
 
   /** The tables as schema version 1 (issue 7) created them in H2, for the migration tests. */
