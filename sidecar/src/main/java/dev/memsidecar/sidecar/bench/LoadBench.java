@@ -167,6 +167,16 @@ final class LoadBench extends Bench {
   int settle;
 
   @Option(
+      names = "--quiet-cpu",
+      paramLabel = "PERCENT",
+      defaultValue = "0",
+      description =
+          "after --settle, also wait (at most an hour) until the sidecar used less than this share"
+              + " of one core over 5 s, so the merges the ingest started are done; 0 does not wait"
+              + " (default: ${DEFAULT-VALUE})")
+  int quietCpu;
+
+  @Option(
       names = "--seed",
       paramLabel = "N",
       defaultValue = "42",
@@ -208,6 +218,10 @@ final class LoadBench extends Bench {
     if (!ingest.equals("remember") && !ingest.equals("import")) {
       throw new ParameterException(
           spec.commandLine(), "--ingest must be remember or import, got '" + ingest + "'");
+    }
+    if (quietCpu < 0 || quietCpu > 100) {
+      throw new ParameterException(
+          spec.commandLine(), "--quiet-cpu must be 0..100, got " + quietCpu);
     }
     if (restarts < 0) {
       throw new ParameterException(spec.commandLine(), "--restarts must be >= 0, got " + restarts);
@@ -378,6 +392,18 @@ final class LoadBench extends Bench {
                   scratch,
                   warmup + records));
         }
+        if (quietCpu > 0) {
+          long waited = awaitQuiet(process);
+          rows.add(
+              Row.latency(
+                  String.format(
+                      Locale.ROOT,
+                      "then until the sidecar used < %d%% of a core over 5 s",
+                      quietCpu),
+                  new long[] {waited},
+                  null));
+          snapshots.add(snapshot("once the sidecar was quiet", process, scratch, warmup + records));
+        }
         Random random = new Random(seed + 1);
         List<Query> warmQueries = queries(texts, ids, warmup, random);
         phase(
@@ -501,11 +527,11 @@ final class LoadBench extends Bench {
     }
     out.println();
     out.println(
-        "| sidecar process and data folder | RSS (VmRSS) | peak RSS so far (VmHWM) | data folder"
-            + " | per record |");
-    out.println("|---|---:|---:|---:|---:|");
+        "| sidecar process and data folder | RSS (VmRSS) | of which mapped files (RssFile) | peak"
+            + " RSS so far (VmHWM) | data folder | per record |");
+    out.println("|---|---:|---:|---:|---:|---:|");
     for (Snapshot s : snapshots) {
-      out.println(s.markdown(records));
+      out.println(s.markdown());
     }
     out.flush();
     return 0;
@@ -527,13 +553,19 @@ final class LoadBench extends Bench {
    * included; fewer if Remember merged some).
    */
   private record Snapshot(
-      String moment, OptionalLong rss, OptionalLong peak, long dataBytes, long stored) {
-    String markdown(int records) {
+      String moment,
+      OptionalLong rss,
+      OptionalLong fileRss,
+      OptionalLong peak,
+      long dataBytes,
+      long stored) {
+    String markdown() {
       return String.format(
           Locale.ROOT,
-          "| %s | %s | %s | %,.1f MiB | %,.2f KB (%,d records) |",
+          "| %s | %s | %s | %s | %,.1f MiB | %,.2f KB (%,d records) |",
           moment,
           rss.isPresent() ? mib(rss) : "",
+          fileRss.isPresent() ? mib(fileRss) : "",
           peak.isPresent() ? mib(peak) : "",
           dataBytes / (1024.0 * 1024.0),
           stored == 0 ? 0 : dataBytes / 1000.0 / stored,
@@ -545,16 +577,18 @@ final class LoadBench extends Bench {
       String moment, SidecarProcess process, SidecarOptions.Scratch scratch, long stored)
       throws IOException {
     OptionalLong rss = process == null ? OptionalLong.empty() : process.rssBytes();
+    OptionalLong fileRss = process == null ? OptionalLong.empty() : process.fileRssBytes();
     OptionalLong peak = process == null ? OptionalLong.empty() : process.peakRssBytes();
     long bytes = treeBytes(scratch.data());
     err.printf(
         Locale.ROOT,
-        "  %s: RSS %s, peak %s, data folder %,.1f MiB%n",
+        "  %s: RSS %s (files %s), peak %s, data folder %,.1f MiB%n",
         moment,
         mib(rss),
+        mib(fileRss),
         mib(peak),
         bytes / (1024.0 * 1024.0));
-    return new Snapshot(moment, rss, peak, bytes, stored);
+    return new Snapshot(moment, rss, fileRss, peak, bytes, stored);
   }
 
   /** The apparent size of every file under {@code root}; 0 if it does not exist. */
@@ -639,6 +673,34 @@ final class LoadBench extends Bench {
           });
       return new Phase(nanos, System.nanoTime() - t0);
     }
+  }
+
+  /**
+   * Waits until the sidecar used less than {@link #quietCpu} percent of one core over 5 s (its
+   * background merges done), at most an hour; returns how long it waited.
+   */
+  private long awaitQuiet(SidecarProcess process) throws InterruptedException {
+    long t0 = System.nanoTime();
+    OptionalLong before = process.cpuNanos();
+    if (before.isEmpty()) {
+      err.println("  no /proc: not waiting for the sidecar to be quiet");
+      return 0;
+    }
+    long window = TimeUnit.SECONDS.toNanos(5);
+    while (System.nanoTime() - t0 < TimeUnit.HOURS.toNanos(1)) {
+      Thread.sleep(5000);
+      OptionalLong now = process.cpuNanos();
+      if (now.isEmpty()) {
+        break;
+      }
+      double share = 100.0 * (now.getAsLong() - before.getAsLong()) / window;
+      err.printf(Locale.ROOT, "  sidecar CPU over the last 5 s: %.0f%% of a core%n", share);
+      if (share < quietCpu) {
+        break;
+      }
+      before = now;
+    }
+    return System.nanoTime() - t0;
   }
 
   /** One call of an admin phase: call {@code i} with the client's stub. */
