@@ -88,6 +88,9 @@ final class LoadBench extends Bench {
       description = "records remembered into one namespace first (default: ${DEFAULT-VALUE})")
   int records;
 
+  /** How many 5 s windows in a row the sidecar must stay under --quiet-cpu. */
+  static final int QUIET_WINDOWS = 6;
+
   /** Records per ImportScope call (its limit). */
   static final int IMPORT_BATCH = 500;
 
@@ -172,8 +175,8 @@ final class LoadBench extends Bench {
       defaultValue = "0",
       description =
           "after --settle, also wait (at most an hour) until the sidecar used less than this share"
-              + " of one core over 5 s, so the merges the ingest started are done; 0 does not wait"
-              + " (default: ${DEFAULT-VALUE})")
+              + " of one core in each of 6 windows of 5 s in a row, so the merges the ingest"
+              + " started are done; 0 does not wait (default: ${DEFAULT-VALUE})")
   int quietCpu;
 
   @Option(
@@ -398,7 +401,7 @@ final class LoadBench extends Bench {
               Row.latency(
                   String.format(
                       Locale.ROOT,
-                      "then until the sidecar used < %d%% of a core over 5 s",
+                      "then until the sidecar used < %d%% of a core for 30 s",
                       quietCpu),
                   new long[] {waited},
                   null));
@@ -676,8 +679,9 @@ final class LoadBench extends Bench {
   }
 
   /**
-   * Waits until the sidecar used less than {@link #quietCpu} percent of one core over 5 s (its
-   * background merges done), at most an hour; returns how long it waited.
+   * Waits until the sidecar used less than {@link #quietCpu} percent of one core in each of {@link
+   * #QUIET_WINDOWS} windows of 5 s in a row (its background merges done), at most an hour; returns
+   * how long it waited.
    */
   private long awaitQuiet(SidecarProcess process) throws InterruptedException {
     long t0 = System.nanoTime();
@@ -687,6 +691,7 @@ final class LoadBench extends Bench {
       return 0;
     }
     long window = TimeUnit.SECONDS.toNanos(5);
+    int quiet = 0;
     while (System.nanoTime() - t0 < TimeUnit.HOURS.toNanos(1)) {
       Thread.sleep(5000);
       OptionalLong now = process.cpuNanos();
@@ -695,7 +700,10 @@ final class LoadBench extends Bench {
       }
       double share = 100.0 * (now.getAsLong() - before.getAsLong()) / window;
       err.printf(Locale.ROOT, "  sidecar CPU over the last 5 s: %.0f%% of a core%n", share);
-      if (share < quietCpu) {
+      // A merge writing a large segment can wait on the disk for a while: quiet means quiet for
+      // QUIET_WINDOWS windows in a row.
+      quiet = share < quietCpu ? quiet + 1 : 0;
+      if (quiet >= QUIET_WINDOWS) {
         break;
       }
       before = now;
