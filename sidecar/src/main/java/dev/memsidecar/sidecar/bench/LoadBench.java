@@ -1,31 +1,48 @@
 package dev.memsidecar.sidecar.bench;
 
+import com.google.protobuf.Timestamp;
+import dev.memsidecar.proto.v1.AdminServiceGrpc;
+import dev.memsidecar.proto.v1.AdminServiceGrpc.AdminServiceBlockingStub;
+import dev.memsidecar.proto.v1.ExportedMemory;
+import dev.memsidecar.proto.v1.ImportScopeRequest;
+import dev.memsidecar.proto.v1.Memory;
+import dev.memsidecar.proto.v1.MemoryKind;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc;
 import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
+import dev.memsidecar.proto.v1.MemoryStatus;
 import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.RememberResponse;
 import dev.memsidecar.proto.v1.Scope;
+import dev.memsidecar.proto.v1.ScopeItem;
 import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.SearchResponse;
 import dev.memsidecar.proto.v1.WriteOutcome;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,8 +53,11 @@ import picocli.CommandLine.ParameterException;
  * on fresh workspaces (cold start: spawn to {@code listening on}; the last one takes the load),
  * Remembers {@code --records} {@link Sentences} into one namespace from the largest number of
  * clients, then for each client count runs {@code --searches} Searches (top 8, 2-4 words drawn from
- * one stored text) and {@code --remembers} more Remembers, and reads the sidecar's peak RSS. Each
- * client is a thread with its own gRPC channel (connection), as separate agents would be.
+ * one stored text) and {@code --remembers} more Remembers. It reads the sidecar's RSS (now and its
+ * peak) and the data folder's size after the ingest, after the Search phases and after the Remember
+ * phases, stops the sidecar cleanly, and starts it {@code --restarts} times on the same data: spawn
+ * to {@code listening on}, then its first Search. Each client is a thread with its own gRPC channel
+ * (connection), as separate agents would be.
  */
 @Command(
     name = "load",
@@ -47,7 +67,9 @@ import picocli.CommandLine.ParameterException;
     description = {
       "The sidecar under load through its gRPC API: cold start to 'listening', N records into one"
           + " namespace, then Search and Remember latency p50/p99 and throughput for each number"
-          + " of concurrent clients, and the sidecar process's peak RSS (VmHWM).",
+          + " of concurrent clients; the sidecar process's RSS (VmRSS and its peak VmHWM) and the"
+          + " data folder's size after each phase; a restart on that data to 'listening' and to"
+          + " its first Search.",
       "Progress goes to stderr, the table to stdout."
     })
 final class LoadBench extends Bench {
@@ -65,6 +87,24 @@ final class LoadBench extends Bench {
       defaultValue = "100000",
       description = "records remembered into one namespace first (default: ${DEFAULT-VALUE})")
   int records;
+
+  /** How many 5 s windows in a row the sidecar must stay under --quiet-cpu. */
+  static final int QUIET_WINDOWS = 6;
+
+  /** Records per ImportScope call (its limit). */
+  static final int IMPORT_BATCH = 500;
+
+  @Option(
+      names = "--ingest",
+      paramLabel = "HOW",
+      defaultValue = "remember",
+      description =
+          "how the --records are written: remember (one Remember each, deduplicated against the"
+              + " namespace) or import (ImportScope, "
+              + IMPORT_BATCH
+              + " a call, stored as given, no gate or dedupe: a bulk load) (default:"
+              + " ${DEFAULT-VALUE})")
+  String ingest;
 
   @Mixin SidecarOptions sidecar;
 
@@ -102,6 +142,15 @@ final class LoadBench extends Bench {
   int starts;
 
   @Option(
+      names = "--restarts",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "after the load, stop the sidecar cleanly and start it again on the same data this many"
+              + " times: spawn to 'listening', then its first Search (default: ${DEFAULT-VALUE})")
+  int restarts;
+
+  @Option(
       names = "--warmup",
       paramLabel = "N",
       defaultValue = "500",
@@ -119,6 +168,16 @@ final class LoadBench extends Bench {
               + " provider's merges) is done and Search is measured in steady state (default:"
               + " ${DEFAULT-VALUE})")
   int settle;
+
+  @Option(
+      names = "--quiet-cpu",
+      paramLabel = "PERCENT",
+      defaultValue = "0",
+      description =
+          "after --settle, also wait (at most an hour) until the sidecar used less than this share"
+              + " of one core in each of 6 windows of 5 s in a row, so the merges the ingest"
+              + " started are done; 0 does not wait (default: ${DEFAULT-VALUE})")
+  int quietCpu;
 
   @Option(
       names = "--seed",
@@ -159,6 +218,17 @@ final class LoadBench extends Bench {
     if (starts < 1) {
       throw new ParameterException(spec.commandLine(), "--starts must be >= 1, got " + starts);
     }
+    if (!ingest.equals("remember") && !ingest.equals("import")) {
+      throw new ParameterException(
+          spec.commandLine(), "--ingest must be remember or import, got '" + ingest + "'");
+    }
+    if (quietCpu < 0 || quietCpu > 100) {
+      throw new ParameterException(
+          spec.commandLine(), "--quiet-cpu must be 0..100, got " + quietCpu);
+    }
+    if (restarts < 0) {
+      throw new ParameterException(spec.commandLine(), "--restarts must be >= 0, got " + restarts);
+    }
     if (settle < 0 || settle > 3600) {
       throw new ParameterException(spec.commandLine(), "--settle must be 0..3600, got " + settle);
     }
@@ -192,9 +262,10 @@ final class LoadBench extends Bench {
     int most = counts[counts.length - 1];
     err.printf(
         Locale.ROOT,
-        "bench load: %,d records, clients %s, %,d searches and %,d remembers per phase, %d starts,"
-            + " warm-up %d, seed %d%n",
+        "bench load: %,d records (%s), clients %s, %,d searches and %,d remembers per phase, %d"
+            + " starts, warm-up %d, seed %d%n",
         records,
+        ingest,
         Arrays.toString(counts),
         searches,
         remembers,
@@ -213,140 +284,240 @@ final class LoadBench extends Bench {
     }
 
     String description;
-    String rssCell;
     String found = "";
-    try (SidecarOptions.Scratch scratch = sidecar.scratch("memsidecar-bench-load");
-        SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
-      startNanos[starts - 1] = process.startNanos();
-      description = sidecar.describe(process);
-      SidecarOptions.reportStart(err, process, description);
-      rows.add(Row.latency("cold start (spawn to `listening`)", startNanos, null));
-
+    List<Snapshot> snapshots = new ArrayList<>();
+    long[] restartListening = new long[restarts];
+    long[] restartSearch = new long[restarts];
+    try (SidecarOptions.Scratch scratch = sidecar.scratch("memsidecar-bench-load")) {
       Scope scope = Scope.newBuilder().setWorkspaceId("bench").build();
       Sentences sentences = new Sentences(seed);
-      List<String> warm = new ArrayList<>();
-      for (int i = 0; i < warmup; i++) {
-        warm.add(sentences.next());
-      }
-      Scope warmScope = Scope.newBuilder().setWorkspaceId("bench-warmup").build();
-      phase(
-          process,
-          "warm-up remembers",
-          most,
-          warm.size(),
-          (stub, i) -> {
-            remember(stub, warmScope, warm.get(i));
-          });
-
       List<String> texts = new ArrayList<>(records);
-      for (int i = 0; i < records; i++) {
-        texts.add(sentences.next());
-      }
       String[] ids = new String[records];
-      Map<WriteOutcome, Integer> outcomes = new EnumMap<>(WriteOutcome.class);
-      Phase ingest =
-          phase(
-              process,
-              String.format(Locale.ROOT, "remember %,d records", records),
-              most,
-              records,
-              (stub, i) -> {
-                RememberResponse r = remember(stub, scope, texts.get(i));
-                ids[i] = r.getDecision().getMemory().getId();
-                synchronized (outcomes) {
-                  outcomes.merge(r.getDecision().getOutcome(), 1, Integer::sum);
-                }
-              });
-      rows.add(
-          Row.latency(
-              String.format(
-                  Locale.ROOT, "Remember, ingest of %,d records, %s", records, clientsText(most)),
-              ingest.nanos,
-              ingest.throughput()));
-      err.println("  Remember outcomes: " + outcomes);
-      err.printf(
-          Locale.ROOT,
-          "  sidecar RSS after ingest: %s%n",
-          mib(process.peakRssBytes()).orElse("n/a"));
+      try (SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
+        startNanos[starts - 1] = process.startNanos();
+        description = sidecar.describe(process);
+        SidecarOptions.reportStart(err, process, description);
+        rows.add(Row.latency("cold start (spawn to `listening`)", startNanos, null));
 
-      // Remember is acknowledged before its vector is made: Search is measured once the vectors
-      // of the ingest have all landed (how long that took is a figure of its own).
-      long catchUp = process.awaitVectors(Duration.ofHours(2));
-      rows.add(
-          Row.latency(
-              "vectors of the ingest all made (after its last Remember)",
-              new long[] {catchUp},
-              null));
-      err.printf(
-          Locale.ROOT, "  every record had its vector %.1f s after the ingest%n", catchUp / 1e9);
-      if (settle > 0) {
-        err.printf(Locale.ROOT, "  settling for %d s%n", settle);
-        Thread.sleep(settle * 1000L);
-      }
-      Random random = new Random(seed + 1);
-      List<Query> warmQueries = queries(texts, ids, warmup, random);
-      phase(
-          process,
-          "warm-up searches",
-          most,
-          warmQueries.size(),
-          (stub, i) -> {
-            search(stub, scope, warmQueries.get(i).text());
-          });
-      for (int c : counts) {
-        List<Query> queries = queries(texts, ids, searches, new Random(seed + 100 + c));
-        AtomicInteger hits = new AtomicInteger();
-        Phase p =
-            phase(
-                process,
-                "search, " + clientsText(c),
-                c,
-                queries.size(),
-                (stub, i) -> {
-                  if (contains(search(stub, scope, queries.get(i).text()), queries.get(i).id())) {
-                    hits.incrementAndGet();
-                  }
-                });
-        String settled =
-            settle > 0 ? String.format(Locale.ROOT, " (%d s after the ingest)", settle) : "";
+        List<String> warm = new ArrayList<>();
+        for (int i = 0; i < warmup; i++) {
+          warm.add(sentences.next());
+        }
+        Scope warmScope = Scope.newBuilder().setWorkspaceId("bench-warmup").build();
+        phase(
+            process,
+            "warm-up remembers",
+            most,
+            warm.size(),
+            (stub, i) -> {
+              remember(stub, warmScope, warm.get(i));
+            });
+
+        for (int i = 0; i < records; i++) {
+          texts.add(sentences.next());
+        }
+        if (ingest.equals("import")) {
+          int calls = (records + IMPORT_BATCH - 1) / IMPORT_BATCH;
+          Instant base = Instant.now().minusSeconds(records);
+          Phase load =
+              adminPhase(
+                  process,
+                  String.format(Locale.ROOT, "import %,d records", records),
+                  most,
+                  calls,
+                  IMPORT_BATCH,
+                  (stub, call) -> {
+                    ImportScopeRequest.Builder req =
+                        ImportScopeRequest.newBuilder().setScope(scope);
+                    int from = call * IMPORT_BATCH;
+                    int to = Math.min(records, from + IMPORT_BATCH);
+                    for (int i = from; i < to; i++) {
+                      ids[i] = UUID.randomUUID().toString();
+                      req.addItems(exported(ids[i], texts.get(i), base.plusSeconds(i)));
+                    }
+                    stub.withDeadlineAfter(10, TimeUnit.MINUTES).importScope(req.build());
+                  });
+          rows.add(
+              Row.latency(
+                  String.format(
+                      Locale.ROOT,
+                      "ImportScope, ingest of %,d records, %d a call, %s",
+                      records,
+                      IMPORT_BATCH,
+                      clientsText(most)),
+                  load.nanos,
+                  (double) records / Figures.seconds(load.wallNanos)));
+        } else {
+          Map<WriteOutcome, Integer> outcomes = new EnumMap<>(WriteOutcome.class);
+          Phase load =
+              phase(
+                  process,
+                  String.format(Locale.ROOT, "remember %,d records", records),
+                  most,
+                  records,
+                  (stub, i) -> {
+                    RememberResponse r = remember(stub, scope, texts.get(i));
+                    ids[i] = r.getDecision().getMemory().getId();
+                    synchronized (outcomes) {
+                      outcomes.merge(r.getDecision().getOutcome(), 1, Integer::sum);
+                    }
+                  });
+          rows.add(
+              Row.latency(
+                  String.format(
+                      Locale.ROOT,
+                      "Remember, ingest of %,d records, %s",
+                      records,
+                      clientsText(most)),
+                  load.nanos,
+                  load.throughput()));
+          err.println("  Remember outcomes: " + outcomes);
+        }
+
+        // Remember is acknowledged before its vector is made: Search is measured once the vectors
+        // of the ingest have all landed (how long that took is a figure of its own).
+        long catchUp = process.awaitVectors(Duration.ofHours(2));
         rows.add(
             Row.latency(
-                "Search top " + TOP_K + ", " + clientsText(c) + settled, p.nanos, p.throughput()));
-        if (found.isEmpty() && !queries.isEmpty()) {
-          found =
-              String.format(
-                  Locale.ROOT,
-                  "; the record a query was drawn from is in its top %d for %.1f%% of queries",
-                  TOP_K,
-                  100.0 * hits.get() / queries.size());
+                "vectors of the ingest all made (after its last call)",
+                new long[] {catchUp},
+                null));
+        err.printf(
+            Locale.ROOT, "  every record had its vector %.1f s after the ingest%n", catchUp / 1e9);
+        snapshots.add(snapshot("after the ingest", process, scratch, warmup + records));
+        if (settle > 0) {
+          err.printf(Locale.ROOT, "  settling for %d s%n", settle);
+          Thread.sleep(settle * 1000L);
+          snapshots.add(
+              snapshot(
+                  String.format(Locale.ROOT, "after settling %d s", settle),
+                  process,
+                  scratch,
+                  warmup + records));
+        }
+        if (quietCpu > 0) {
+          long waited = awaitQuiet(process);
+          rows.add(
+              Row.latency(
+                  String.format(
+                      Locale.ROOT,
+                      "then until the sidecar used < %d%% of a core for 30 s",
+                      quietCpu),
+                  new long[] {waited},
+                  null));
+          snapshots.add(snapshot("once the sidecar was quiet", process, scratch, warmup + records));
+        }
+        Random random = new Random(seed + 1);
+        List<Query> warmQueries = queries(texts, ids, warmup, random);
+        phase(
+            process,
+            "warm-up searches",
+            most,
+            warmQueries.size(),
+            (stub, i) -> {
+              search(stub, scope, warmQueries.get(i).text());
+            });
+        for (int c : counts) {
+          List<Query> queries = queries(texts, ids, searches, new Random(seed + 100 + c));
+          AtomicInteger hits = new AtomicInteger();
+          Phase p =
+              phase(
+                  process,
+                  "search, " + clientsText(c),
+                  c,
+                  queries.size(),
+                  (stub, i) -> {
+                    if (contains(search(stub, scope, queries.get(i).text()), queries.get(i).id())) {
+                      hits.incrementAndGet();
+                    }
+                  });
+          String settled =
+              settle > 0 ? String.format(Locale.ROOT, " (%d s after the ingest)", settle) : "";
+          rows.add(
+              Row.latency(
+                  "Search top " + TOP_K + ", " + clientsText(c) + settled,
+                  p.nanos,
+                  p.throughput()));
+          if (found.isEmpty() && !queries.isEmpty()) {
+            found =
+                String.format(
+                    Locale.ROOT,
+                    "; the record a query was drawn from is in its top %d for %.1f%% of queries",
+                    TOP_K,
+                    100.0 * hits.get() / queries.size());
+          }
+        }
+        snapshots.add(snapshot("after the Search phases", process, scratch, warmup + records));
+        for (int c : counts) {
+          List<String> more = new ArrayList<>(remembers);
+          for (int i = 0; i < remembers; i++) {
+            more.add(sentences.next());
+          }
+          Phase p =
+              phase(
+                  process,
+                  "remember, " + clientsText(c),
+                  c,
+                  more.size(),
+                  (stub, i) -> remember(stub, scope, more.get(i)));
+          rows.add(Row.latency("Remember, " + clientsText(c), p.nanos, p.throughput()));
+        }
+        long stored = warmup + records + (long) remembers * counts.length;
+        snapshots.add(snapshot("after the Remember phases", process, scratch, stored));
+        int exit = process.terminate();
+        if (exit != 0) {
+          err.println("sidecar exit code after SIGTERM: " + exit);
         }
       }
-      for (int c : counts) {
-        List<String> more = new ArrayList<>(remembers);
-        for (int i = 0; i < remembers; i++) {
-          more.add(sentences.next());
+      long stored = warmup + records + (long) remembers * counts.length;
+      snapshots.add(snapshot("after a clean stop", null, scratch, stored));
+      printBreakdown(scratch.data());
+
+      // Restarts on the data just written: what a sidecar holding these records takes to come
+      // back, to `listening` and then to the first Search answered (which may open the store and
+      // read its index from disk).
+      List<Query> firstQueries = queries(texts, ids, restarts, new Random(seed + 2));
+      for (int r = 0; r < restarts; r++) {
+        try (SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
+          restartListening[r] = process.startNanos();
+          long t0 = System.nanoTime();
+          search(
+              MemoryServiceGrpc.newBlockingStub(process.channel()),
+              scope,
+              firstQueries.get(r).text());
+          restartSearch[r] = System.nanoTime() - t0;
+          err.printf(
+              Locale.ROOT,
+              "restart %d on the same data: listening after %.0f ms, first Search %.0f ms%n",
+              r + 1,
+              Figures.millis(restartListening[r]),
+              Figures.millis(restartSearch[r]));
+          if (r == restarts - 1) {
+            snapshots.add(snapshot("restarted, after its first Search", process, scratch, stored));
+          }
+          int exit = process.terminate();
+          if (exit != 0) {
+            err.println("sidecar exit code after SIGTERM: " + exit);
+          }
         }
-        Phase p =
-            phase(
-                process,
-                "remember, " + clientsText(c),
-                c,
-                more.size(),
-                (stub, i) -> remember(stub, scope, more.get(i)));
-        rows.add(Row.latency("Remember, " + clientsText(c), p.nanos, p.throughput()));
       }
-      rssCell = mib(process.peakRssBytes()).orElse("n/a (no /proc)");
-      int exit = process.terminate();
-      if (exit != 0) {
-        err.println("sidecar exit code after SIGTERM: " + exit);
+    }
+    if (restarts > 0) {
+      long[] toSearch = new long[restarts];
+      for (int r = 0; r < restarts; r++) {
+        toSearch[r] = restartListening[r] + restartSearch[r];
       }
+      rows.add(Row.latency("restart on that data (spawn to `listening`)", restartListening, null));
+      rows.add(Row.latency("restart: its first Search (after `listening`)", restartSearch, null));
+      rows.add(Row.latency("restart: spawn to the first Search answered", toSearch, null));
     }
 
     out.printf(
         Locale.ROOT,
-        "bench load: %,d records in one namespace, then %,d Searches and %,d Remembers per phase;"
-            + " %s; %s%s%n%n",
+        "bench load: %,d records in one namespace (by %s), then %,d Searches and %,d Remembers per"
+            + " phase; %s; %s%s%n%n",
         records,
+        ingest.equals("import") ? "ImportScope" : "Remember",
         searches,
         remembers,
         description,
@@ -357,7 +528,14 @@ final class LoadBench extends Bench {
     for (Row row : rows) {
       out.println(row.markdown());
     }
-    out.printf(Locale.ROOT, "| peak RSS of the sidecar process (VmHWM) | | | | %s | |%n", rssCell);
+    out.println();
+    out.println(
+        "| sidecar process and data folder | RSS (VmRSS) | of which mapped files (RssFile) | peak"
+            + " RSS so far (VmHWM) | data folder | per record |");
+    out.println("|---|---:|---:|---:|---:|---:|");
+    for (Snapshot s : snapshots) {
+      out.println(s.markdown());
+    }
     out.flush();
     return 0;
   }
@@ -366,11 +544,100 @@ final class LoadBench extends Bench {
     return c + (c == 1 ? " client" : " clients");
   }
 
-  private static Optional<String> mib(OptionalLong bytes) {
+  private static String mib(OptionalLong bytes) {
     return bytes.isPresent()
-        ? Optional.of(
-            String.format(Locale.ROOT, "%,.0f MiB", bytes.getAsLong() / (1024.0 * 1024.0)))
-        : Optional.empty();
+        ? String.format(Locale.ROOT, "%,.0f MiB", bytes.getAsLong() / (1024.0 * 1024.0))
+        : "n/a";
+  }
+
+  /**
+   * The sidecar's RSS now and its peak so far (empty when it is not running or there is no {@code
+   * /proc}), and the data folder's size with the records the store holds then (the warm-up's
+   * included; fewer if Remember merged some).
+   */
+  private record Snapshot(
+      String moment,
+      OptionalLong rss,
+      OptionalLong fileRss,
+      OptionalLong peak,
+      long dataBytes,
+      long stored) {
+    String markdown() {
+      return String.format(
+          Locale.ROOT,
+          "| %s | %s | %s | %s | %,.1f MiB | %,.2f KB (%,d records) |",
+          moment,
+          rss.isPresent() ? mib(rss) : "",
+          fileRss.isPresent() ? mib(fileRss) : "",
+          peak.isPresent() ? mib(peak) : "",
+          dataBytes / (1024.0 * 1024.0),
+          stored == 0 ? 0 : dataBytes / 1000.0 / stored,
+          stored);
+    }
+  }
+
+  private Snapshot snapshot(
+      String moment, SidecarProcess process, SidecarOptions.Scratch scratch, long stored)
+      throws IOException {
+    OptionalLong rss = process == null ? OptionalLong.empty() : process.rssBytes();
+    OptionalLong fileRss = process == null ? OptionalLong.empty() : process.fileRssBytes();
+    OptionalLong peak = process == null ? OptionalLong.empty() : process.peakRssBytes();
+    long bytes = treeBytes(scratch.data());
+    err.printf(
+        Locale.ROOT,
+        "  %s: RSS %s (files %s), peak %s, data folder %,.1f MiB%n",
+        moment,
+        mib(rss),
+        mib(fileRss),
+        mib(peak),
+        bytes / (1024.0 * 1024.0));
+    return new Snapshot(moment, rss, fileRss, peak, bytes, stored);
+  }
+
+  /** The apparent size of every file under {@code root}; 0 if it does not exist. */
+  static long treeBytes(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile).mapToLong(LoadBench::fileSize).sum();
+    }
+  }
+
+  private static long fileSize(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      // A file the sidecar deleted while we walked (a merged-away segment, a trimmed log).
+      if (Files.exists(file)) {
+        throw new UncheckedIOException(e);
+      }
+      return 0;
+    }
+  }
+
+  /** The data folder's top-level entries and their sizes, largest first, on stderr. */
+  private void printBreakdown(Path data) throws IOException {
+    if (!Files.isDirectory(data)) {
+      return;
+    }
+    List<Path> entries;
+    try (Stream<Path> list = Files.list(data)) {
+      entries = list.toList();
+    }
+    Map<Path, Long> sizes = new HashMap<>();
+    for (Path e : entries) {
+      sizes.put(e, Files.isDirectory(e) ? treeBytes(e) : fileSize(e));
+    }
+    entries.stream()
+        .sorted(Comparator.comparingLong((Path e) -> sizes.get(e)).reversed())
+        .forEach(
+            e ->
+                err.printf(
+                    Locale.ROOT,
+                    "  %,10.1f MiB  %s%n",
+                    sizes.get(e) / (1024.0 * 1024.0),
+                    data.relativize(e)));
   }
 
   /** One call of a phase: call {@code i} with the client's stub. */
@@ -409,6 +676,90 @@ final class LoadBench extends Bench {
           });
       return new Phase(nanos, System.nanoTime() - t0);
     }
+  }
+
+  /**
+   * Waits until the sidecar used less than {@link #quietCpu} percent of one core in each of {@link
+   * #QUIET_WINDOWS} windows of 5 s in a row (its background merges done), at most an hour; returns
+   * how long it waited.
+   */
+  private long awaitQuiet(SidecarProcess process) throws InterruptedException {
+    long t0 = System.nanoTime();
+    OptionalLong before = process.cpuNanos();
+    if (before.isEmpty()) {
+      err.println("  no /proc: not waiting for the sidecar to be quiet");
+      return 0;
+    }
+    long window = TimeUnit.SECONDS.toNanos(5);
+    int quiet = 0;
+    while (System.nanoTime() - t0 < TimeUnit.HOURS.toNanos(1)) {
+      Thread.sleep(5000);
+      OptionalLong now = process.cpuNanos();
+      if (now.isEmpty()) {
+        break;
+      }
+      double share = 100.0 * (now.getAsLong() - before.getAsLong()) / window;
+      err.printf(Locale.ROOT, "  sidecar CPU over the last 5 s: %.0f%% of a core%n", share);
+      // A merge writing a large segment can wait on the disk for a while: quiet means quiet for
+      // QUIET_WINDOWS windows in a row.
+      quiet = share < quietCpu ? quiet + 1 : 0;
+      if (quiet >= QUIET_WINDOWS) {
+        break;
+      }
+      before = now;
+    }
+    return System.nanoTime() - t0;
+  }
+
+  /** One call of an admin phase: call {@code i} with the client's stub. */
+  private interface AdminCall {
+    void run(AdminServiceBlockingStub stub, int i);
+  }
+
+  /** {@link #phase} for AdminService calls of {@code perCall} items each; progress counts items. */
+  private Phase adminPhase(
+      SidecarProcess process, String name, int clients, int n, int perCall, AdminCall call)
+      throws InterruptedException, ExecutionException {
+    long[] nanos = new long[n];
+    if (n == 0) {
+      return new Phase(nanos, 0);
+    }
+    try (Progress progress = new Progress(err, name, (long) n * perCall);
+        Clients pool = new Clients(process, clients)) {
+      long t0 = System.nanoTime();
+      pool.run(
+          (channel, first) -> {
+            AdminServiceBlockingStub stub = AdminServiceGrpc.newBlockingStub(channel);
+            for (int i = first; i < n; i += clients) {
+              long s = System.nanoTime();
+              call.run(stub, i);
+              nanos[i] = System.nanoTime() - s;
+              progress.add(perCall);
+            }
+          });
+      return new Phase(nanos, System.nanoTime() - t0);
+    }
+  }
+
+  /** A record of the bench profile as an export carries it, created at {@code time}. */
+  private ScopeItem exported(String id, String text, Instant time) {
+    Timestamp t =
+        Timestamp.newBuilder().setSeconds(time.getEpochSecond()).setNanos(time.getNano()).build();
+    return ScopeItem.newBuilder()
+        .setMemory(
+            ExportedMemory.newBuilder()
+                .setMemory(
+                    Memory.newBuilder()
+                        .setId(id)
+                        .setProfile(sidecar.profile)
+                        .setKind(MemoryKind.MEMORY_KIND_SEMANTIC)
+                        .setContent(text)
+                        .setConfidence(1.0f)
+                        .setCreateTime(t)
+                        .setUpdateTime(t)
+                        .setGateScore(8.0f)
+                        .setStatus(MemoryStatus.MEMORY_STATUS_ACTIVE)))
+        .build();
   }
 
   private RememberResponse remember(MemoryServiceBlockingStub stub, Scope scope, String text) {

@@ -42,6 +42,7 @@ public final class SidecarProcess implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("^listening on (.+):(\\d+)$");
   private static final Pattern VM_HWM = Pattern.compile("^VmHWM:\\s+(\\d+)\\s+kB$");
   private static final Pattern VM_RSS = Pattern.compile("^VmRSS:\\s+(\\d+)\\s+kB$");
+  private static final Pattern RSS_FILE = Pattern.compile("^RssFile:\\s+(\\d+)\\s+kB$");
   private static final long READY_LIMIT_SECONDS = 120;
 
   private final Process process;
@@ -274,6 +275,15 @@ public final class SidecarProcess implements AutoCloseable {
     return procStatusKb(VM_RSS);
   }
 
+  /**
+   * The part of {@link #rssBytes} that is pages of mapped files ({@code RssFile}: the jar, the
+   * class-data archive, index files a store maps), which the kernel can drop and read again; empty
+   * where there is no such file.
+   */
+  public OptionalLong fileRssBytes() {
+    return procStatusKb(RSS_FILE);
+  }
+
   private OptionalLong procStatusKb(Pattern line) {
     Path status = Path.of("/proc", Long.toString(process.pid()), "status");
     try {
@@ -287,6 +297,23 @@ public final class SidecarProcess implements AutoCloseable {
       return OptionalLong.empty();
     }
     return OptionalLong.empty();
+  }
+
+  /**
+   * The CPU time the child has used so far (user and system, {@code /proc/<pid>/stat}), in
+   * nanoseconds, assuming the usual 100 clock ticks per second; empty where there is no such file.
+   */
+  public OptionalLong cpuNanos() {
+    Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+    try {
+      String line = Files.readString(stat, StandardCharsets.UTF_8);
+      // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+      String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+      long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+      return OptionalLong.of(ticks * 10_000_000L);
+    } catch (IOException | RuntimeException e) {
+      return OptionalLong.empty();
+    }
   }
 
   /** The last {@code lines} lines the child wrote to stderr. */

@@ -103,6 +103,9 @@ class TestBenchCommand {
     assertUsageError("--clients", "load", "--clients", "1,0");
     assertUsageError("--starts", "load", "--starts", "0");
     assertUsageError("--searches", "load", "--searches", "-1");
+    assertUsageError("--restarts", "load", "--restarts", "-1");
+    assertUsageError("--quiet-cpu", "load", "--quiet-cpu", "101");
+    assertUsageError("--ingest", "load", "--ingest", "bulk");
   }
 
   @Test
