@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Memory. A run's inputs and its output live in direct buffers this class keeps and reuses
  * ({@link Scratch}, at most {@link #POOLED_SCRATCH} of them), and ONNX Runtime writes the hidden
  * states straight into the output buffer: otherwise every run copied them (rows x tokens x
- * dimensions floats, 6 MiB for 32 rows of 128 tokens, of which only the 32 {@code [CLS]} rows are
+ * dimensions floats, 3 MiB for 32 rows of 64 tokens, of which only the 32 {@code [CLS]} rows are
  * read) into a new array on the Java heap, which G1 answered by growing the heap. With {@code
  * arena} off (the default, see {@link OnnxBertEmbedder#ARENA_PROPERTY}) ONNX Runtime takes a run's
  * working memory from the C library and gives it back after the run, instead of keeping it in its
@@ -49,8 +49,10 @@ final class OnnxBertEncoder implements AutoCloseable {
   /** The most {@link Scratch} buffers kept between runs; more concurrent runs make their own. */
   static final int POOLED_SCRATCH = 2;
 
-  /** The tokens (rows x padded length) a new scratch holds at least: 32 rows of 128 tokens. */
-  static final int MIN_SCRATCH_TOKENS = 32 * 128;
+  /**
+   * The tokens (rows x padded length) a new scratch holds at least: a run {@link BatchPlan} cuts.
+   */
+  static final int MIN_SCRATCH_TOKENS = (int) BatchPlan.TOKEN_BUDGET;
 
   private final ModelSpec spec;
   private final BertTokenizer tokenizer;
