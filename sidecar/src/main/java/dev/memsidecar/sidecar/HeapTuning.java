@@ -35,9 +35,11 @@ import javax.management.ObjectName;
  *       one second, so G1 runs a concurrent cycle (not a stop-the-world full collection) that
  *       shrinks the heap; then back to 0 (off). After such a cycle it has the C library return
  *       freed memory ({@code System.trim_native_heap}, at most every {@link #TRIM_EVERY_MILLIS}),
- *       and also whenever the JVM is quiet (soon after start-up too), whatever the heap's size:
- *       loading the embedding model and compiling leave ~60-80 MiB of C heap freed but kept by the
- *       C library (measured with {@code bge-small-en}: ~360 MiB RSS before, ~280-300 after).
+ *       whenever the JVM is quiet (soon after start-up too), whatever the heap's size, and every
+ *       {@link #BUSY_TRIM_EVERY_MILLIS} while calls go on (the embedding model's runs free their
+ *       working memory to the C library, which keeps it): loading the embedding model and compiling
+ *       leave ~60-80 MiB of C heap freed but kept by the C library (measured with {@code
+ *       bge-small-en}: ~360 MiB RSS before, ~280-300 after).
  * </ul>
  *
  * <p>{@code -Dmemsidecar.heapTuning} chooses ({@link Mode}): {@code auto} (default) does the above
@@ -70,8 +72,14 @@ final class HeapTuning {
   /** No collection for this long means the calls stopped: time to give the heap back. */
   static final long QUIET_MILLIS = 4_000;
 
-  /** The C heap is trimmed after a cycle at most this often. */
+  /** The C heap is trimmed after a cycle, or while quiet, at most this often. */
   static final long TRIM_EVERY_MILLIS = 30_000;
+
+  /**
+   * While calls go on, the C heap is trimmed this often: the embedding model's runs take their
+   * working memory from the C library and free it after each run, and glibc keeps what was freed.
+   */
+  static final long BUSY_TRIM_EVERY_MILLIS = 5_000;
 
   static final long TICK_MILLIS = 1_000;
   private static final System.Logger LOG = System.getLogger(HeapTuning.class.getName());
@@ -239,11 +247,13 @@ final class HeapTuning {
    *
    * and sets 0 (off) otherwise. After each reading, {@link #trimNow} says whether to trim the C
    * heap: when a cycle's window just ended, and when the JVM is quiet (no collection for {@link
-   * #QUIET_MILLIS}: soon after start-up, after a burst of calls); at most every {@link
-   * #TRIM_EVERY_MILLIS}. A trim frees no heap and stops nothing: it only returns the C library's
-   * free pages to the OS. Not at the first reading: the first trim starts the platform MBean
-   * server, and JDK 25 crashed once when that linked lambdas while a SIGTERM right after start-up
-   * made the JVM write its class-data archive. Not thread-safe: one thread reads.
+   * #QUIET_MILLIS}: soon after start-up, after a burst of calls), at most every {@link
+   * #TRIM_EVERY_MILLIS}; while calls go on, every {@link #BUSY_TRIM_EVERY_MILLIS} (the embedding
+   * model frees its working memory after each run; a trim took 1-2 ms). A trim frees no heap and
+   * stops nothing: it only returns the C library's free pages to the OS. Not at the first reading:
+   * the first trim starts the platform MBean server, and JDK 25 crashed once when that linked
+   * lambdas while a SIGTERM right after start-up made the JVM write its class-data archive. Not
+   * thread-safe: one thread reads.
    */
   static final class Decisions {
     private final int maxHeapFreeRatio;
@@ -254,6 +264,8 @@ final class HeapTuning {
     private boolean armed;
     private boolean disarmedNow;
     private long lastTrim = Long.MIN_VALUE / 2;
+    private long firstReading = Long.MIN_VALUE;
+    private boolean collectedSinceFirst;
     private boolean trimNow;
 
     /** Decisions for a JVM whose {@code MaxHeapFreeRatio} is {@code maxHeapFreeRatio}. */
@@ -263,13 +275,23 @@ final class HeapTuning {
 
     /** The interval to set after {@code r}. */
     long next(Reading r) {
+      if (firstReading == Long.MIN_VALUE) {
+        firstReading = r.nowMillis();
+      }
       if (r.collections() != lastCollections) {
+        collectedSinceFirst |= lastCollections >= 0;
         lastCollections = r.collections();
         lastCollectionChange = r.nowMillis();
       }
       long interval = interval(r);
       boolean quiet = r.nowMillis() - lastCollectionChange >= QUIET_MILLIS;
-      trimNow = (disarmedNow || quiet) && r.nowMillis() - lastTrim >= TRIM_EVERY_MILLIS;
+      long sinceTrim = r.nowMillis() - lastTrim;
+      // Busy: collections since the first reading, the last one under QUIET_MILLIS ago.
+      boolean busyTrim =
+          collectedSinceFirst
+              && r.nowMillis() - firstReading >= BUSY_TRIM_EVERY_MILLIS
+              && sinceTrim >= BUSY_TRIM_EVERY_MILLIS;
+      trimNow = (disarmedNow || quiet) ? sinceTrim >= TRIM_EVERY_MILLIS : busyTrim;
       if (trimNow) {
         lastTrim = r.nowMillis();
       }

@@ -145,15 +145,45 @@ class TestHeapTuning {
     }
     d.next(new Reading(35_000, 40 * MIB, 20 * MIB, 5));
     assertTrue(d.trimNow());
-    // Busy (a collection every second): never while the calls go on.
-    for (long t = 62_000; t < 120_000; t += 1_000) {
-      d.next(new Reading(t, 40 * MIB, 20 * MIB, t / 1_000));
+    // A collection (a call), 31 s after the last trim: trimmed as busy; quiet 4 s later, but
+    // the quiet trims keep their 30 s.
+    d.next(new Reading(66_000, 40 * MIB, 20 * MIB, 6));
+    assertTrue(d.trimNow());
+    for (long t = 67_000; t < 96_000; t += 1_000) {
+      d.next(new Reading(t, 40 * MIB, 20 * MIB, 6));
       assertFalse(d.trimNow(), "at " + t);
     }
-    // The calls stop: trimmed once quiet.
-    d.next(new Reading(122_000, 40 * MIB, 20 * MIB, 119));
-    assertFalse(d.trimNow(), "quiet for 3 s only since the last collection at 119 s");
-    d.next(new Reading(123_000, 40 * MIB, 20 * MIB, 119));
+    d.next(new Reading(96_000, 40 * MIB, 20 * MIB, 6));
+    assertTrue(d.trimNow());
+  }
+
+  @Test
+  void theCHeapIsTrimmedEveryFiveSecondsWhileCallsGoOn() {
+    Decisions d = new Decisions(30);
+    // Busy from the start (a collection every second): not before 5 s after the first reading.
+    int trims = 0;
+    long last = 0;
+    for (long t = 1_000; t <= 61_000; t += 1_000) {
+      d.next(new Reading(t, 40 * MIB, 20 * MIB, t / 1_000));
+      if (d.trimNow()) {
+        assertTrue(t >= 6_000, "trimmed at " + t);
+        assertTrue(last == 0 || t - last >= 5_000, "trimmed at " + last + " and " + t);
+        last = t;
+        trims++;
+      }
+    }
+    assertEquals(12, trims);
+  }
+
+  @Test
+  void startUpCollectionsSeenAtTheFirstReadingAreNotBusy() {
+    Decisions d = new Decisions(30);
+    // Collections during start-up, none after: only the quiet trim, 4 s after the first reading.
+    for (long t = 1_000; t < 5_000; t += 1_000) {
+      d.next(new Reading(t, 40 * MIB, 20 * MIB, 7));
+      assertFalse(d.trimNow(), "at " + t);
+    }
+    d.next(new Reading(5_000, 40 * MIB, 20 * MIB, 7));
     assertTrue(d.trimNow());
   }
 

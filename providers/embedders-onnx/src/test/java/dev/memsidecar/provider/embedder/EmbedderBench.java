@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * mvn -B -q dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt -f providers/embedders-onnx/pom.xml
  * java -cp providers/embedders-onnx/target/test-classes:providers/embedders-onnx/target/classes:$(cat /tmp/cp.txt) \
  *   dev.memsidecar.provider.embedder.EmbedderBench [bge-small-en|bge-small-en-q|bge-small-zh] \
- *   [--threads N] [--locomo ../shared/bench/locomo-dev.json] [--skip-speed] [--skip-recall]
+ *   [--threads N] [--arena on|off] [--locomo ../shared/bench/locomo-dev.json] [--skip-speed] [--skip-recall]
  * </pre>
  */
 public final class EmbedderBench {
@@ -52,12 +52,14 @@ public final class EmbedderBench {
   public static void main(String[] args) throws Exception {
     String model = "bge-small-en";
     int threads = 0;
+    boolean arena = false;
     Path locomo = null;
     boolean speed = true;
     boolean recall = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--threads" -> threads = Integer.parseInt(args[++i]);
+        case "--arena" -> arena = OnnxBertEmbedder.arenaSetting(args[++i], null);
         case "--locomo" -> locomo = Path.of(args[++i]);
         case "--skip-speed" -> speed = false;
         case "--skip-recall" -> recall = false;
@@ -67,14 +69,15 @@ public final class EmbedderBench {
     ModelSpec spec = spec(model);
     System.out.printf(
         Locale.ROOT,
-        "%s, ONNX Runtime threads %s, %d cores, java %s%n",
+        "%s, ONNX Runtime threads %s, arena %s, %d cores, java %s%n",
         spec.name(),
         threads == 0 ? "default" : threads,
+        arena ? "on" : "off",
         Runtime.getRuntime().availableProcessors(),
         Runtime.version());
     System.out.printf(Locale.ROOT, "RSS before load: %d MiB%n", rssMib("VmRSS"));
 
-    OnnxBertEmbedder embedder = new OnnxBertEmbedder(spec, threads, 0);
+    OnnxBertEmbedder embedder = new OnnxBertEmbedder(spec, threads, arena, 0);
     long t0 = System.nanoTime();
     OnnxBertEncoder encoder = embedder.encoder();
     long loadMs = (System.nanoTime() - t0) / 1_000_000;
