@@ -195,7 +195,7 @@ final class RecallBlend {
   /**
    * What a recalled fact or message says, for the blend: the runs it came from (a fact's source
    * refs {@code run:<id>}, a message's run), its words, and the words its line shows (a message's
-   * line shows the end of the message it answers too).
+   * line shows the end of the message it answers and the start of the answer to it too).
    */
   private record Said(Set<String> runs, Set<String> words, Set<String> shown) {
     static Said of(String line) {
@@ -229,7 +229,7 @@ final class RecallBlend {
       return new Said(run.isEmpty() ? Set.of() : Set.of(run), words, shown);
     }
 
-    /** The same without the message it answers (a quoted turn shows only itself). */
+    /** The same without the messages around it (a quoted turn shows only itself). */
     Said alone() {
       return new Said(runs, words, words);
     }
