@@ -16,7 +16,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -159,7 +158,8 @@ final class CrashBench extends Bench {
           }
           writeThenKill(process, scope, sentences, quota, acked);
         }
-        rows.add(new Cycle(c, listening, firstSearch, acked.size(), size(scratch)));
+        rows.add(
+            new Cycle(c, listening, firstSearch, acked.size(), Figures.treeBytes(scratch.data())));
         err.printf(Locale.ROOT, "cycle %d: %s%n", c, rows.get(rows.size() - 1).markdown());
       }
       return report(scratch, scope, acked, rows, description);
@@ -262,7 +262,7 @@ final class CrashBench extends Bench {
       List<Cycle> rows,
       String description)
       throws IOException, InterruptedException {
-    long afterCrashes = size(scratch);
+    long afterCrashes = Figures.treeBytes(scratch.data());
     List<String> ids = new ArrayList<>(acked);
     AtomicInteger missing = new AtomicInteger();
     AtomicLong recordBytes = new AtomicLong();
@@ -286,13 +286,13 @@ final class CrashBench extends Bench {
               .getEmbedderDimensions();
       verify(process, scope, ids, missing, recordBytes);
       auditBytes = auditBytes(process, scope);
-      afterRestart = size(scratch);
+      afterRestart = Figures.treeBytes(scratch.data());
       int exit = process.terminate();
       if (exit != 0) {
         err.println("sidecar exit code after SIGTERM: " + exit);
       }
     }
-    long afterStop = size(scratch);
+    long afterStop = Figures.treeBytes(scratch.data());
     printBreakdown(scratch.data());
     long vectorBytes = (long) (ids.size() - missing.get()) * dimensions * 4L;
     long logical = recordBytes.get() + vectorBytes + auditBytes;
@@ -450,32 +450,12 @@ final class CrashBench extends Bench {
     try (Stream<Path> files = Files.walk(data)) {
       files
           .filter(Files::isRegularFile)
-          .sorted(Comparator.comparingLong(CrashBench::fileSize).reversed())
+          .sorted(Comparator.comparingLong(Figures::fileSize).reversed())
           .limit(8)
           .forEach(
-              f -> err.printf(Locale.ROOT, "  %10s  %s%n", mib(fileSize(f)), data.relativize(f)));
-    }
-  }
-
-  /** The apparent size of every file in the data folder. */
-  private static long size(SidecarOptions.Scratch scratch) throws IOException {
-    if (!Files.exists(scratch.data())) {
-      return 0;
-    }
-    try (Stream<Path> files = Files.walk(scratch.data())) {
-      return files.filter(Files::isRegularFile).mapToLong(CrashBench::fileSize).sum();
-    }
-  }
-
-  private static long fileSize(Path file) {
-    try {
-      return Files.size(file);
-    } catch (IOException e) {
-      // A file the sidecar deleted while we walked.
-      if (Files.exists(file)) {
-        throw new UncheckedIOException(e);
-      }
-      return 0;
+              f ->
+                  err.printf(
+                      Locale.ROOT, "  %10s  %s%n", mib(Figures.fileSize(f)), data.relativize(f)));
     }
   }
 

@@ -65,4 +65,29 @@ public final class Figures {
       System.err.println("could not delete " + root + ": " + e);
     }
   }
+
+  /** The apparent size of every file under {@code root}; 0 if it does not exist. */
+  public static long treeBytes(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile).mapToLong(Figures::fileSize).sum();
+    }
+  }
+
+  /**
+   * The apparent size of a file; 0 when the sidecar deleted it meanwhile (a merged-away segment, a
+   * trimmed log).
+   */
+  public static long fileSize(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      if (Files.exists(file)) {
+        throw new UncheckedIOException(e);
+      }
+      return 0;
+    }
+  }
 }

@@ -18,9 +18,9 @@ import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.SearchResponse;
 import dev.memsidecar.proto.v1.WriteOutcome;
+import io.grpc.ManagedChannel;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,6 +42,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,6 +59,10 @@ import picocli.CommandLine.ParameterException;
  * phases, stops the sidecar cleanly, and starts it {@code --restarts} times on the same data: spawn
  * to {@code listening on}, then its first Search. Each client is a thread with its own gRPC channel
  * (connection), as separate agents would be.
+ *
+ * <p>One file on purpose: it is one command, whose phases share its options, its sidecar process
+ * and its two tables; what other benches share is already elsewhere ({@link Figures}, {@link
+ * Clients}, {@link Progress}, {@link SidecarProcess}).
  */
 @Command(
     name = "load",
@@ -582,7 +587,7 @@ final class LoadBench extends Bench {
     OptionalLong rss = process == null ? OptionalLong.empty() : process.rssBytes();
     OptionalLong fileRss = process == null ? OptionalLong.empty() : process.fileRssBytes();
     OptionalLong peak = process == null ? OptionalLong.empty() : process.peakRssBytes();
-    long bytes = treeBytes(scratch.data());
+    long bytes = Figures.treeBytes(scratch.data());
     err.printf(
         Locale.ROOT,
         "  %s: RSS %s (files %s), peak %s, data folder %,.1f MiB%n",
@@ -592,28 +597,6 @@ final class LoadBench extends Bench {
         mib(peak),
         bytes / (1024.0 * 1024.0));
     return new Snapshot(moment, rss, fileRss, peak, bytes, stored);
-  }
-
-  /** The apparent size of every file under {@code root}; 0 if it does not exist. */
-  static long treeBytes(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return 0;
-    }
-    try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(Files::isRegularFile).mapToLong(LoadBench::fileSize).sum();
-    }
-  }
-
-  private static long fileSize(Path file) {
-    try {
-      return Files.size(file);
-    } catch (IOException e) {
-      // A file the sidecar deleted while we walked (a merged-away segment, a trimmed log).
-      if (Files.exists(file)) {
-        throw new UncheckedIOException(e);
-      }
-      return 0;
-    }
   }
 
   /** The data folder's top-level entries and their sizes, largest first, on stderr. */
@@ -627,7 +610,7 @@ final class LoadBench extends Bench {
     }
     Map<Path, Long> sizes = new HashMap<>();
     for (Path e : entries) {
-      sizes.put(e, Files.isDirectory(e) ? treeBytes(e) : fileSize(e));
+      sizes.put(e, Files.isDirectory(e) ? Figures.treeBytes(e) : Figures.fileSize(e));
     }
     entries.stream()
         .sorted(Comparator.comparingLong((Path e) -> sizes.get(e)).reversed())
@@ -640,11 +623,6 @@ final class LoadBench extends Bench {
                     data.relativize(e)));
   }
 
-  /** One call of a phase: call {@code i} with the client's stub. */
-  private interface Call {
-    void run(MemoryServiceBlockingStub stub, int i);
-  }
-
   private record Phase(long[] nanos, long wallNanos) {
     Double throughput() {
       return wallNanos == 0 ? null : nanos.length / Figures.seconds(wallNanos);
@@ -655,27 +633,14 @@ final class LoadBench extends Bench {
    * Runs calls {@code 0..n-1} from {@code clients} threads, each with its own channel; thread
    * {@code t} makes calls {@code t, t + clients, ...}.
    */
-  private Phase phase(SidecarProcess process, String name, int clients, int n, Call call)
+  private Phase phase(
+      SidecarProcess process,
+      String name,
+      int clients,
+      int n,
+      Timed<MemoryServiceBlockingStub> call)
       throws InterruptedException, ExecutionException {
-    long[] nanos = new long[n];
-    if (n == 0) {
-      return new Phase(nanos, 0);
-    }
-    try (Progress progress = new Progress(err, name, n);
-        Clients pool = new Clients(process, clients)) {
-      long t0 = System.nanoTime();
-      pool.run(
-          (channel, first) -> {
-            MemoryServiceBlockingStub stub = MemoryServiceGrpc.newBlockingStub(channel);
-            for (int i = first; i < n; i += clients) {
-              long s = System.nanoTime();
-              call.run(stub, i);
-              nanos[i] = System.nanoTime() - s;
-              progress.add(1);
-            }
-          });
-      return new Phase(nanos, System.nanoTime() - t0);
-    }
+    return timed(process, name, clients, n, 1, MemoryServiceGrpc::newBlockingStub, call);
   }
 
   /**
@@ -711,14 +676,36 @@ final class LoadBench extends Bench {
     return System.nanoTime() - t0;
   }
 
-  /** One call of an admin phase: call {@code i} with the client's stub. */
-  private interface AdminCall {
-    void run(AdminServiceBlockingStub stub, int i);
-  }
-
   /** {@link #phase} for AdminService calls of {@code perCall} items each; progress counts items. */
   private Phase adminPhase(
-      SidecarProcess process, String name, int clients, int n, int perCall, AdminCall call)
+      SidecarProcess process,
+      String name,
+      int clients,
+      int n,
+      int perCall,
+      Timed<AdminServiceBlockingStub> call)
+      throws InterruptedException, ExecutionException {
+    return timed(process, name, clients, n, perCall, AdminServiceGrpc::newBlockingStub, call);
+  }
+
+  /** One timed call: call {@code i} with the client's stub. */
+  private interface Timed<S> {
+    void run(S stub, int i);
+  }
+
+  /**
+   * Runs calls {@code 0..n-1} from {@code clients} threads, each with its own channel and a stub of
+   * it; thread {@code t} makes calls {@code t, t + clients, ...}; progress counts {@code perCall}
+   * items a call.
+   */
+  private <S> Phase timed(
+      SidecarProcess process,
+      String name,
+      int clients,
+      int n,
+      int perCall,
+      Function<ManagedChannel, S> stubOf,
+      Timed<S> call)
       throws InterruptedException, ExecutionException {
     long[] nanos = new long[n];
     if (n == 0) {
@@ -729,7 +716,7 @@ final class LoadBench extends Bench {
       long t0 = System.nanoTime();
       pool.run(
           (channel, first) -> {
-            AdminServiceBlockingStub stub = AdminServiceGrpc.newBlockingStub(channel);
+            S stub = stubOf.apply(channel);
             for (int i = first; i < n; i += clients) {
               long s = System.nanoTime();
               call.run(stub, i);
