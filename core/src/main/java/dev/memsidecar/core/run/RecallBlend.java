@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What BeginRun recalls for a run: the facts of the stores and the evidence of the user's sessions
@@ -279,20 +280,23 @@ final class RecallBlend {
     StringBuilder out = new StringBuilder();
     for (SessionHit hit : hits) {
       out.append("- ").append(evidenceLine(hit, zone));
-      around(out, "in reply to", hit.replyTo(), ids, end(said(hit.replyTo(), zone)));
-      around(out, "answered by", hit.answeredBy(), ids, start(said(hit.answeredBy(), zone)));
+      SessionMessage replyTo = hit.replyTo();
+      if (replyTo != null && !ids.contains(replyTo.id())) {
+        around(out, "in reply to", replyTo, end(said(replyTo, zone)));
+      }
+      SessionMessage answeredBy = hit.answeredBy();
+      if (answeredBy != null && !ids.contains(answeredBy.id())) {
+        around(out, "answered by", answeredBy, start(said(answeredBy, zone)));
+      }
       out.append('\n');
     }
     return out.toString().strip();
   }
 
-  /** Appends {@code " (label Name: text)"} unless {@code m} is null or has a line of its own. */
-  private static void around(
-      StringBuilder out, String label, SessionMessage m, Set<String> ids, String text) {
-    if (m != null && !ids.contains(m.id())) {
-      out.append(" (").append(label).append(' ').append(speaker(m)).append(": ").append(text);
-      out.append(')');
-    }
+  /** Appends {@code " (label Name: text)"}. */
+  private static void around(StringBuilder out, String label, SessionMessage m, String text) {
+    out.append(" (").append(label).append(' ').append(speaker(m)).append(": ").append(text);
+    out.append(')');
   }
 
   /**
@@ -302,12 +306,11 @@ final class RecallBlend {
    */
   static String evidenceLine(SessionHit hit, ZoneId zone) {
     SessionMessage m = hit.message();
-    String text = m.content().strip().replaceAll("\\s+", " ");
-    if (text.length() > MAX_EVIDENCE_LINE_CHARS) {
-      text = DatePhrases.annotate(hit.snippet(), m.time().atZone(zone).toLocalDate());
-    } else {
-      text = said(m, zone);
-    }
+    String text = oneLine(m.content());
+    text =
+        DatePhrases.annotate(
+            text.length() > MAX_EVIDENCE_LINE_CHARS ? hit.snippet() : text,
+            m.time().atZone(zone).toLocalDate());
     return "[" + EVIDENCE_TIME.format(m.time().atZone(zone)) + "] " + speaker(m) + ": " + text;
   }
 
@@ -342,9 +345,15 @@ final class RecallBlend {
     if (m == null) {
       return "";
     }
-    return DatePhrases.annotate(
-        m.content().strip().replaceAll("\\s+", " "), m.time().atZone(zone).toLocalDate());
+    return DatePhrases.annotate(oneLine(m.content()), m.time().atZone(zone).toLocalDate());
   }
+
+  /** A text on one line: its runs of white space as one space, none at either end. */
+  private static String oneLine(String text) {
+    return WHITE_SPACE.matcher(text.strip()).replaceAll(" ");
+  }
+
+  private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
 
   private static final DateTimeFormatter EVIDENCE_TIME =
       DateTimeFormatter.ofPattern("d MMMM yyyy, HH:mm", Locale.ENGLISH);

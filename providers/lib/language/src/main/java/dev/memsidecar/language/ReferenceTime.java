@@ -2,6 +2,7 @@ package dev.memsidecar.language;
 
 import static java.util.Objects.requireNonNull;
 
+import java.text.ParsePosition;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -12,7 +13,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
+import java.time.temporal.TemporalQuery;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -243,37 +244,47 @@ public record ReferenceTime(Instant instant, ZoneId zone, String input, Source s
       return i.atZone(zone);
     }
     String iso = ISO_WITH_SPACE.matcher(s).find() ? s.replaceFirst(" ", "T") : s;
-    try {
-      return Instant.parse(iso).atZone(zone);
-    } catch (DateTimeParseException e) {
-      // not an instant
+    Instant instant = parsed(DateTimeFormatter.ISO_INSTANT, iso, Instant::from);
+    if (instant != null) {
+      return instant.atZone(zone);
+    }
+    OffsetDateTime offset =
+        parsed(DateTimeFormatter.ISO_OFFSET_DATE_TIME, iso, OffsetDateTime::from);
+    if (offset != null) {
+      return offset.toZonedDateTime();
+    }
+    ZonedDateTime zoned = parsed(DateTimeFormatter.ISO_ZONED_DATE_TIME, iso, ZonedDateTime::from);
+    if (zoned != null) {
+      return zoned;
+    }
+    LocalDateTime local = parsed(DateTimeFormatter.ISO_LOCAL_DATE_TIME, iso, LocalDateTime::from);
+    if (local != null) {
+      return local.atZone(zone);
+    }
+    LocalDate date = parsed(DateTimeFormatter.ISO_LOCAL_DATE, iso, LocalDate::from);
+    if (date != null) {
+      return date.atStartOfDay(zone);
+    }
+    return parsed(DateTimeFormatter.RFC_1123_DATE_TIME, s, ZonedDateTime::from);
+  }
+
+  /**
+   * What {@code format} reads from the whole of {@code text}, or null. Most texts are none of the
+   * exact forms, and EndRun reads one per run: a miss is found without an exception thrown (six of
+   * them a run, each filling in a stack trace, before).
+   */
+  private static <T> T parsed(DateTimeFormatter format, String text, TemporalQuery<T> query) {
+    ParsePosition at = new ParsePosition(0);
+    if (format.parseUnresolved(text, at) == null
+        || at.getErrorIndex() >= 0
+        || at.getIndex() < text.length()) {
+      return null;
     }
     try {
-      return OffsetDateTime.parse(iso).toZonedDateTime();
-    } catch (DateTimeParseException e) {
-      // not an offset date-time
+      return format.parse(text, query);
+    } catch (DateTimeException e) {
+      return null; // read, but not a valid date (31 February)
     }
-    try {
-      return ZonedDateTime.parse(iso);
-    } catch (DateTimeParseException e) {
-      // not a zoned date-time
-    }
-    try {
-      return LocalDateTime.parse(iso).atZone(zone);
-    } catch (DateTimeParseException e) {
-      // not a local date-time
-    }
-    try {
-      return LocalDate.parse(iso).atStartOfDay(zone);
-    } catch (DateTimeParseException e) {
-      // not a date
-    }
-    try {
-      return ZonedDateTime.parse(s, DateTimeFormatter.RFC_1123_DATE_TIME);
-    } catch (DateTimeParseException e) {
-      // not RFC 1123
-    }
-    return null;
   }
 
   /** A date found in free text, with the time and offset beside it, and what was left. */
