@@ -21,9 +21,6 @@ import java.util.concurrent.TimeUnit;
  * most once per process however many times {@link java.util.ServiceLoader} instantiates them.
  */
 final class OnnxBertEmbedder implements Embedder {
-  /** The most texts one model run takes. */
-  static final int MAX_BATCH = 32;
-
   /** How long the batching worker waits for more requests when callers are concurrent. */
   static final long LINGER_NANOS = 1_000_000;
 
@@ -189,7 +186,7 @@ final class OnnxBertEmbedder implements Embedder {
       lengths[k] = ids[order.get(k)].length;
     }
     int start = 0;
-    for (int end : BatchPlan.cut(lengths, MAX_BATCH)) {
+    for (int end : BatchPlan.cut(lengths, spec.maxBatch())) {
       List<int[]> rows = new ArrayList<>(end - start);
       for (int k = start; k < end; k++) {
         rows.add(ids[order.get(k)]);
@@ -231,7 +228,7 @@ final class OnnxBertEmbedder implements Embedder {
         OnnxBertEncoder encoder = OnnxBertEncoder.load(spec, threads, arena);
         MicroBatcher batcher =
             new MicroBatcher(
-                "memsidecar-embedder-" + spec.name(), MAX_BATCH, lingerNanos, encoder::run);
+                "memsidecar-embedder-" + spec.name(), spec.maxBatch(), lingerNanos, encoder::run);
         loaded = new Loaded(encoder, batcher);
       } catch (IOException | RuntimeException | LinkageError e) {
         failure = new IllegalStateException(spec.name() + ": cannot load the model: " + e, e);

@@ -35,15 +35,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </pre>
  */
 public final class EmbedderBench {
-  /** The int8 model the langchain4j {@code -q} artifact ships (a test dependency here). */
-  static final ModelSpec BGE_SMALL_EN_Q =
-      new ModelSpec(
-          "bge-small-en-q",
-          384,
-          "/bge-small-en-v1.5-q.onnx",
-          "/bge-small-en-v1.5-q-tokenizer.json",
-          512);
-
   /** The query instruction the bge-en model card suggests for short-query retrieval. */
   static final String EN_INSTRUCTION = "Represent this sentence for searching relevant passages: ";
 
@@ -108,7 +99,7 @@ public final class EmbedderBench {
     return switch (name) {
       case "bge-small-en" -> ModelSpec.BGE_SMALL_EN;
       case "bge-small-zh" -> ModelSpec.BGE_SMALL_ZH;
-      case "bge-small-en-q" -> BGE_SMALL_EN_Q;
+      case "bge-small-en-q" -> ModelSpec.BGE_SMALL_EN_Q;
       default -> throw new IllegalArgumentException("unknown model " + name);
     };
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15.BgeSmallEnV15EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallzhv15.BgeSmallZhV15EmbeddingModel;
 import dev.memsidecar.api.Embedder;
 import java.util.ArrayList;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TestBgeEmbedders {
   private static final Embedder EN = new BgeSmallEnEmbedder();
   private static final Embedder ZH = new BgeSmallZhEmbedder();
+  private static final Embedder EN_Q = new BgeSmallEnQuantizedEmbedder();
 
   private static final List<String> TEXTS =
       List.of(
@@ -42,17 +44,18 @@ class TestBgeEmbedders {
               + " there inspiring; it gave her the courage to embrace herself.");
 
   static Stream<Arguments> embedders() {
-    return Stream.of(Arguments.of(EN, 384), Arguments.of(ZH, 512));
+    return Stream.of(Arguments.of(EN, 384), Arguments.of(ZH, 512), Arguments.of(EN_Q, 384));
   }
 
   @Test
-  void serviceLoaderFindsBothByName() {
+  void serviceLoaderFindsEachByName() {
     Map<String, Embedder> found = new HashMap<>();
     for (Embedder e : ServiceLoader.load(Embedder.class)) {
       found.put(e.name(), e);
     }
     assertEquals(384, found.get("bge-small-en").dimensions());
     assertEquals(512, found.get("bge-small-zh").dimensions());
+    assertEquals(384, found.get("bge-small-en-q").dimensions());
   }
 
   @ParameterizedTest
@@ -163,6 +166,16 @@ class TestBgeEmbedders {
   void vectorsAreLangchain4jsForTheSameModel() {
     compare(EN, new BgeSmallEnV15EmbeddingModel());
     compare(ZH, new BgeSmallZhV15EmbeddingModel());
+    compare(EN_Q, new BgeSmallEnV15QuantizedEmbeddingModel());
+  }
+
+  /** The int8 model's vectors stay close to the float model's: the same meaning, rounded. */
+  @Test
+  void theQuantizedModelsVectorsAreCloseToTheFloatModels() {
+    for (String text : TEXTS.subList(0, 3)) {
+      float cosine = Embedder.cosine(EN.embed(text), EN_Q.embed(text));
+      assertTrue(cosine > 0.95f, () -> "cosine " + cosine + " for " + text);
+    }
   }
 
   private static void compare(Embedder ours, EmbeddingModel reference) {
