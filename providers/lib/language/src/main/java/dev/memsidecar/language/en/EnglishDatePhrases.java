@@ -58,82 +58,120 @@ final class EnglishDatePhrases {
     return MONTH_NAMES[month - 1];
   }
 
+  /** Cues of a weekday's names in every form ("mon" is in "monday"). */
+  private static final List<String> WEEKDAY_CUES =
+      List.of("mon", "tue", "wed", "thu", "fri", "sat", "sun");
+
+  /** Cues of a month's names in every form ("sep" is in "sept" and "september"). */
+  private static final List<String> MONTH_CUES =
+      List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
+
   private static List<DatePhraseRule> buildRules() {
     List<DatePhraseRule> rules = new ArrayList<>();
-    rule(rules, "the day before yesterday", (m, d, f) -> english(d.minusDays(2)));
-    rule(rules, "the day after tomorrow", (m, d, f) -> english(d.plusDays(2)));
-    rule(rules, "yesterday|last night", (m, d, f) -> english(d.minusDays(1)));
-    rule(rules, "today|tonight|this (?:morning|afternoon|evening)", (m, d, f) -> english(d));
-    rule(rules, "tomorrow", (m, d, f) -> english(d.plusDays(1)));
     rule(
         rules,
+        List.of("yesterday"),
+        "the day before yesterday",
+        (m, d, f) -> english(d.minusDays(2)));
+    rule(rules, List.of("tomorrow"), "the day after tomorrow", (m, d, f) -> english(d.plusDays(2)));
+    rule(
+        rules,
+        List.of("yesterday", "night"),
+        "yesterday|last night",
+        (m, d, f) -> english(d.minusDays(1)));
+    rule(
+        rules,
+        List.of("today", "tonight", "morning", "afternoon", "evening"),
+        "today|tonight|this (?:morning|afternoon|evening)",
+        (m, d, f) -> english(d));
+    rule(rules, List.of("tomorrow"), "tomorrow", (m, d, f) -> english(d.plusDays(1)));
+    rule(
+        rules,
+        List.of("ago"),
         "(" + NUMBER_WORDS + ")\\s+(day|week|month|year)s?\\s+ago",
         (m, d, f) -> ago(m.group(1), m.group(2), d, -1));
     rule(
         rules,
+        List.of("day", "week", "month", "year"),
         "in\\s+(" + NUMBER_WORDS + ")\\s+(day|week|month|year)s?(?!\\s+ago)",
         (m, d, f) -> ago(m.group(1), m.group(2), d, +1));
     rule(
         rules,
+        List.of("ago"),
         "(" + NUMBER_WORDS + ")\\s+weekends?\\s+ago",
         (m, d, f) -> weekendsAgo(m.group(1), d));
-    rule(rules, "(last|past|this past) weekend", (m, d, f) -> weekend(Weeks.lastWeekendStart(d)));
+    List<String> weekend = List.of("weekend");
     rule(
         rules,
+        weekend,
+        "(last|past|this past) weekend",
+        (m, d, f) -> weekend(Weeks.lastWeekendStart(d)));
+    rule(
+        rules,
+        weekend,
         "(this|this coming|the coming) weekend",
         (m, d, f) -> weekend(Weeks.thisWeekendStart(d)));
-    rule(rules, "next weekend", (m, d, f) -> weekend(Weeks.thisWeekendStart(d).plusWeeks(1)));
     rule(
         rules,
+        weekend,
+        "next weekend",
+        (m, d, f) -> weekend(Weeks.thisWeekendStart(d).plusWeeks(1)));
+    List<String> week = List.of("week");
+    rule(
+        rules,
+        week,
         "(?:last|past) week|the (?:last|past) week",
         (m, d, f) -> week(Weeks.monday(d).minusWeeks(1)));
-    rule(rules, "this week", (m, d, f) -> week(Weeks.monday(d)));
-    rule(rules, "next week|the coming week", (m, d, f) -> week(Weeks.monday(d).plusWeeks(1)));
+    rule(rules, week, "this week", (m, d, f) -> week(Weeks.monday(d)));
+    rule(rules, week, "next week|the coming week", (m, d, f) -> week(Weeks.monday(d).plusWeeks(1)));
+    List<String> month = List.of("month");
     rule(
         rules,
+        month,
         "last month|the (?:last|past) month",
         (m, d, f) -> monthYear(YearMonth.from(d).minusMonths(1)));
-    rule(rules, "this month", (m, d, f) -> monthYear(YearMonth.from(d)));
+    rule(rules, month, "this month", (m, d, f) -> monthYear(YearMonth.from(d)));
     rule(
         rules,
+        month,
         "next month|the coming month",
         (m, d, f) -> monthYear(YearMonth.from(d).plusMonths(1)));
-    rule(rules, "last year|the (?:last|past) year", (m, d, f) -> String.valueOf(d.getYear() - 1));
-    rule(rules, "this year", (m, d, f) -> String.valueOf(d.getYear()));
-    rule(rules, "next year|the coming year", (m, d, f) -> String.valueOf(d.getYear() + 1));
+    List<String> year = List.of("year");
     rule(
         rules,
+        year,
+        "last year|the (?:last|past) year",
+        (m, d, f) -> String.valueOf(d.getYear() - 1));
+    rule(rules, year, "this year", (m, d, f) -> String.valueOf(d.getYear()));
+    rule(rules, year, "next year|the coming year", (m, d, f) -> String.valueOf(d.getYear() + 1));
+    rule(
+        rules,
+        WEEKDAY_CUES,
         "(last|this past|past|this|this coming|coming|next)\\s+(" + WEEKDAYS + ")",
         (m, d, f) -> english(weekday(m.group(1).toLowerCase(Locale.ROOT), day(m.group(2)), d)));
-    rule(rules, "on\\s+(" + WEEKDAYS + ")(?!s)", (m, d, f) -> bareWeekday(m, d, f));
+    rule(rules, WEEKDAY_CUES, "on\\s+(" + WEEKDAYS + ")(?!s)", (m, d, f) -> bareWeekday(m, d, f));
     rule(
         rules,
+        List.of("summer", "winter", "spring", "fall", "autumn"),
         "(last|this|next)\\s+(summer|winter|spring|fall|autumn)",
         (m, d, f) -> season(m.group(1).toLowerCase(Locale.ROOT), m.group(2), d));
     rule(
         rules,
+        MONTH_CUES,
         "(last|this|next|in|early|late|mid|in early|in late|in mid)[\\s-]+("
             + MONTHS
             + ")\\b(?!\\s*\\d)",
         (m, d, f) ->
             namedMonth(
                 m.group(1).toLowerCase(Locale.ROOT), m.group(2), d, f.future() || !f.past()));
-    rule(rules, "the other day", (m, d, f) -> "shortly before " + english(d));
+    rule(rules, List.of("other"), "the other day", (m, d, f) -> "shortly before " + english(d));
     return List.copyOf(rules);
   }
 
-  private static void rule(List<DatePhraseRule> rules, String regex, Resolver r) {
-    rules.add(new DatePhraseRule(Pattern.compile("(?i)\\b(?:" + regex + ")\\b"), r));
+  private static void rule(
+      List<DatePhraseRule> rules, List<String> cues, String regex, Resolver r) {
+    rules.add(new DatePhraseRule(Pattern.compile("(?i)\\b(?:" + regex + ")\\b"), cues, r));
   }
-
-  /** Words without which no rule can match: most sentences skip the rules at this price. */
-  private static final Pattern TRIGGER =
-      Pattern.compile(
-          "(?i)\\b(?:yesterday|last|today|tonight|morning|afternoon|evening|tomorrow|ago|weeks?"
-              + "|weekends?|months?|years?|days?|other day|"
-              + WEEKDAYS
-              + "|summer|winter|spring|fall|autumn|(?-i:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-              + "[a-z]*)\\b");
 
   /** Markers of the future tense. */
   private static final Pattern FUTURE =
@@ -147,8 +185,7 @@ final class EnglishDatePhrases {
       Pattern.compile(
           "(?i)\\b(was|were|went|did|had|got|made|took|saw|ago|last|yesterday|\\w+ed)\\b(?!')");
 
-  static final DatePhraseRules RULES =
-      new DatePhraseRules(buildRules(), TRIGGER, FUTURE, PAST, " (", ")");
+  static final DatePhraseRules RULES = new DatePhraseRules(buildRules(), FUTURE, PAST, " (", ")");
 
   /** {@code 7 May 2023}. */
   static String english(LocalDate d) {

@@ -13,33 +13,20 @@ import java.util.regex.Pattern;
  * @param rules the phrases, in the order they are tried: a phrase found by an earlier rule is not
  *     read again by a later one, so longer phrases come first ("the day before yesterday" before
  *     "yesterday")
- * @param trigger a word without which none of the rules can match; a text in which no language
- *     finds its trigger skips every rule
  * @param future the markers of the future tense ("will", "next", "打算"), counted
  * @param past the markers of the past tense ("was", "ago", "-ed", "了"), counted
  * @param open what is written between a phrase and its date: " (", "（"
  * @param close what is written after the date: ")", "）"
  */
 public record DatePhraseRules(
-    List<DatePhraseRule> rules,
-    Pattern trigger,
-    Pattern future,
-    Pattern past,
-    String open,
-    String close) {
+    List<DatePhraseRule> rules, Pattern future, Pattern past, String open, String close) {
   /** Checks the arguments and copies the rules. */
   public DatePhraseRules {
     rules = List.copyOf(rules);
-    requireNonNull(trigger, "trigger is null");
     requireNonNull(future, "future is null");
     requireNonNull(past, "past is null");
     requireNonNull(open, "open is null");
     requireNonNull(close, "close is null");
-  }
-
-  /** Whether {@code text} holds this language's trigger. */
-  public boolean mayNameDate(String text) {
-    return trigger.matcher(text).find();
   }
 
   /** How many future tense markers {@code text} holds. */

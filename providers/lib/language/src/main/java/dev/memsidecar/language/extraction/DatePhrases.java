@@ -72,18 +72,22 @@ public final class DatePhrases {
 
   private static List<Found> find(String text, LocalDate day) {
     List<Found> found = new ArrayList<>();
-    if (LANGUAGES.stream().noneMatch(l -> l.mayNameDate(text))) {
-      return found;
-    }
-    DatePhraseRule.Tense tense =
-        new DatePhraseRule.Tense(
-            isFuture(text), LANGUAGES.stream().anyMatch(l -> l.pastMarkers(text) > 0));
+    String lowerCase = text.toLowerCase(Locale.ROOT);
+    DatePhraseRule.Tense tense = null; // read once a phrase needs it: most texts have none
     for (DatePhraseRules language : LANGUAGES) {
       for (DatePhraseRule rule : language.rules()) {
+        if (!rule.mayMatch(lowerCase)) {
+          continue;
+        }
         Matcher m = rule.pattern().matcher(text);
         while (m.find()) {
           if (overlaps(found, m.start(), m.end()) || annotatedAt(text, m.end())) {
             continue;
+          }
+          if (tense == null) {
+            tense =
+                new DatePhraseRule.Tense(
+                    isFuture(text), LANGUAGES.stream().anyMatch(l -> l.pastMarkers(text) > 0));
           }
           String date = rule.resolver().resolve(m, day, tense);
           if (date != null) {

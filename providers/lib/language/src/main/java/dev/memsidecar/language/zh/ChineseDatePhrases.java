@@ -21,50 +21,58 @@ import java.util.regex.Pattern;
 final class ChineseDatePhrases {
   private ChineseDatePhrases() {}
 
-  /** Characters without which no rule can match. */
-  private static final Pattern TRIGGER = Pattern.compile("[昨今明前后上下这本去大]");
-
   /** Markers of the future tense. */
   private static final Pattern FUTURE = Pattern.compile("要|会|打算|准备|计划|将要|想要");
 
   /** Markers of the past tense. */
   private static final Pattern PAST = Pattern.compile("了|过");
 
-  static final DatePhraseRules RULES =
-      new DatePhraseRules(buildRules(), TRIGGER, FUTURE, PAST, "（", "）");
+  static final DatePhraseRules RULES = new DatePhraseRules(buildRules(), FUTURE, PAST, "（", "）");
 
   private static List<DatePhraseRule> buildRules() {
     List<DatePhraseRule> rules = new ArrayList<>();
-    rule(rules, "大前天", (m, d, f) -> chinese(d.minusDays(3)));
-    rule(rules, "前天", (m, d, f) -> chinese(d.minusDays(2)));
-    rule(rules, "昨天|昨晚|昨日|昨天晚上", (m, d, f) -> chinese(d.minusDays(1)));
-    rule(rules, "今天|今晚|今早|今日|今天早上", (m, d, f) -> chinese(d));
-    rule(rules, "明天|明早|明晚|明日", (m, d, f) -> chinese(d.plusDays(1)));
-    rule(rules, "(?<![先])后天", (m, d, f) -> chinese(d.plusDays(2)));
+    rule(rules, List.of("大前天"), "大前天", (m, d, f) -> chinese(d.minusDays(3)));
+    rule(rules, List.of("前天"), "前天", (m, d, f) -> chinese(d.minusDays(2)));
+    rule(rules, List.of("昨"), "昨天|昨晚|昨日|昨天晚上", (m, d, f) -> chinese(d.minusDays(1)));
+    rule(rules, List.of("今"), "今天|今晚|今早|今日|今天早上", (m, d, f) -> chinese(d));
+    rule(rules, List.of("明"), "明天|明早|明晚|明日", (m, d, f) -> chinese(d.plusDays(1)));
+    rule(rules, List.of("后天"), "(?<![先])后天", (m, d, f) -> chinese(d.plusDays(2)));
+    List<String> week = List.of("周", "星期", "礼拜");
     rule(
         rules,
+        week,
         "(上|下|这|本)(?:个)?(?:周|星期|礼拜)([一二三四五六日天1-7])",
         (m, d, f) -> chinese(weekday(m.group(1), m.group(2), d)));
-    rule(rules, "(上|下|这|本)(?:个)?(?:周末)", (m, d, f) -> weekend(m.group(1), d));
-    rule(rules, "上(?:个)?(?:周|星期|礼拜)", (m, d, f) -> chinese(Weeks.monday(d).minusWeeks(1)) + "那一周");
-    rule(rules, "(?:这|本)(?:个)?(?:周|星期|礼拜)", (m, d, f) -> chinese(Weeks.monday(d)) + "那一周");
-    rule(rules, "下(?:个)?(?:周|星期|礼拜)", (m, d, f) -> chinese(Weeks.monday(d).plusWeeks(1)) + "那一周");
-    rule(rules, "上(?:个)?月", (m, d, f) -> month(YearMonth.from(d).minusMonths(1)));
-    rule(rules, "(?:这|本)(?:个)?月", (m, d, f) -> month(YearMonth.from(d)));
-    rule(rules, "下(?:个)?月", (m, d, f) -> month(YearMonth.from(d).plusMonths(1)));
-    rule(rules, "前年", (m, d, f) -> (d.getYear() - 2) + "年");
-    rule(rules, "去年", (m, d, f) -> (d.getYear() - 1) + "年");
-    rule(rules, "今年", (m, d, f) -> d.getYear() + "年");
-    rule(rules, "明年", (m, d, f) -> (d.getYear() + 1) + "年");
+    rule(rules, List.of("周末"), "(上|下|这|本)(?:个)?(?:周末)", (m, d, f) -> weekend(m.group(1), d));
     rule(
         rules,
+        week,
+        "上(?:个)?(?:周|星期|礼拜)",
+        (m, d, f) -> chinese(Weeks.monday(d).minusWeeks(1)) + "那一周");
+    rule(rules, week, "(?:这|本)(?:个)?(?:周|星期|礼拜)", (m, d, f) -> chinese(Weeks.monday(d)) + "那一周");
+    rule(
+        rules,
+        week,
+        "下(?:个)?(?:周|星期|礼拜)",
+        (m, d, f) -> chinese(Weeks.monday(d).plusWeeks(1)) + "那一周");
+    rule(rules, List.of("月"), "上(?:个)?月", (m, d, f) -> month(YearMonth.from(d).minusMonths(1)));
+    rule(rules, List.of("月"), "(?:这|本)(?:个)?月", (m, d, f) -> month(YearMonth.from(d)));
+    rule(rules, List.of("月"), "下(?:个)?月", (m, d, f) -> month(YearMonth.from(d).plusMonths(1)));
+    rule(rules, List.of("前年"), "前年", (m, d, f) -> (d.getYear() - 2) + "年");
+    rule(rules, List.of("去年"), "去年", (m, d, f) -> (d.getYear() - 1) + "年");
+    rule(rules, List.of("今年"), "今年", (m, d, f) -> d.getYear() + "年");
+    rule(rules, List.of("明年"), "明年", (m, d, f) -> (d.getYear() + 1) + "年");
+    rule(
+        rules,
+        List.of("前", "后"),
         "(\\d{1,3}|[一二两三四五六七八九十几]{1,3})(?:个)?(天|周|星期|月|年)(前|后|以前|以后|之前|之后)",
         (m, d, f) -> ago(m.group(1), m.group(2), m.group(3), d));
     return List.copyOf(rules);
   }
 
-  private static void rule(List<DatePhraseRule> rules, String regex, Resolver r) {
-    rules.add(new DatePhraseRule(Pattern.compile(regex), r));
+  private static void rule(
+      List<DatePhraseRule> rules, List<String> cues, String regex, Resolver r) {
+    rules.add(new DatePhraseRule(Pattern.compile(regex), cues, r));
   }
 
   /** {@code 2023年5月7日}. */
