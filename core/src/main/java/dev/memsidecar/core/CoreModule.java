@@ -81,6 +81,7 @@ public final class CoreModule extends AbstractModule {
     bind(WriteGate.class).toInstance(new WriteGate(config.gateThreshold()));
     bind(TextRules.class).toInstance(TextRules.standard());
     bind(MemoryEngine.class).in(Singleton.class);
+    bind(CallActivity.class).in(Singleton.class);
     // The maintenance targets: one line each. A target is a MaintenanceTarget; its name is then
     // valid in memory.maintenance.targets and AdminService.RunMaintenance.
     Multibinder<MaintenanceTarget> targets =
@@ -139,7 +140,7 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
-  Embedder embedder(Plugins plugins) {
+  Embedder embedder(Plugins plugins, CallActivity calls) {
     NamedServices.Entry<Embedder> e =
         NamedServices.load(
                 Embedder.class, "embedder", Embedder::name, x -> Set.of(), appLoader, plugins)
@@ -152,7 +153,7 @@ public final class CoreModule extends AbstractModule {
     Thread load = new Thread(() -> embedderLoad.complete(warmUp(configured)), "embedder-load");
     load.setDaemon(true);
     load.start();
-    return new RecentEmbeddings(configured);
+    return new RecentEmbeddings(configured, calls);
   }
 
   private static Throwable warmUp(Embedder embedder) {

@@ -66,6 +66,7 @@ public final class MemoryEngine implements AutoCloseable {
   private final LearningService learning;
   private final SkillService skills;
   private final MaintenanceService maintenance;
+  private final CallActivity calls;
 
   @Inject
   public MemoryEngine(
@@ -83,7 +84,8 @@ public final class MemoryEngine implements AutoCloseable {
       ToolRuleService toolRules,
       LearningService learning,
       SkillService skills,
-      MaintenanceService maintenance) {
+      MaintenanceService maintenance,
+      CallActivity calls) {
     this.profiles = requireNonNull(profiles, "profiles is null");
     this.providers = requireNonNull(providers, "providers is null");
     this.embedder = requireNonNull(embedder, "embedder is null");
@@ -99,6 +101,7 @@ public final class MemoryEngine implements AutoCloseable {
     this.learning = requireNonNull(learning, "learning is null");
     this.skills = requireNonNull(skills, "skills is null");
     this.maintenance = requireNonNull(maintenance, "maintenance is null");
+    this.calls = requireNonNull(calls, "calls is null");
   }
 
   /**
@@ -322,6 +325,11 @@ public final class MemoryEngine implements AutoCloseable {
       throw new IllegalArgumentException("limit " + limit + " is outside 1.." + MAX_SCOPES_SEEN);
     }
     return runs.control().scopesSeen(limit);
+  }
+
+  /** The calls a server admits, which it tells the engine of (see {@link CallActivity}). */
+  public CallActivity calls() {
+    return calls;
   }
 
   /** The tool-scoped rules: put, list, render, check calls, stats. */

@@ -35,7 +35,9 @@ import java.util.concurrent.Executors;
  *
  * <p>Bulk work ({@link #embedAll}: the vectors stores and sessions make behind their writes) runs
  * one call at a time: a model run already takes every core, so two at once would only split them,
- * and crowd out the calls a client waits for ({@link #embed}) twice as much.
+ * and crowd out the calls a client waits for ({@link #embed}) twice as much. It runs {@value
+ * #BULK_CHUNK} texts at a time, each after a pause between the server's calls ({@link
+ * CallActivity#awaitPause}), so that it does not run beside them or beside {@link #embed}.
  *
  * <p>Thread-safe: lookups and insertions take one short lock; embedding runs outside it.
  */
@@ -46,7 +48,11 @@ final class RecentEmbeddings implements Embedder {
   /** The longest text whose vector is kept. */
   static final int MAX_TEXT_CHARS = 8 * 1024;
 
+  /** Texts {@link #embedAll} embeds between two waits for a pause between calls. */
+  static final int BULK_CHUNK = 2;
+
   private final Embedder embedder;
+  private final CallActivity calls;
 
   // One embedAll at a time (see the class description).
   private final Object bulk = new Object();
@@ -70,8 +76,9 @@ final class RecentEmbeddings implements Embedder {
         }
       };
 
-  RecentEmbeddings(Embedder embedder) {
+  RecentEmbeddings(Embedder embedder, CallActivity calls) {
     this.embedder = requireNonNull(embedder, "embedder is null");
+    this.calls = requireNonNull(calls, "calls is null");
   }
 
   @Override
@@ -88,7 +95,7 @@ final class RecentEmbeddings implements Embedder {
   public float[] embed(String text) {
     requireNonNull(text, "text is null");
     if (text.length() > MAX_TEXT_CHARS) {
-      return embedder.embed(text);
+      return calls.foreground(() -> embedder.embed(text));
     }
     CompletableFuture<float[]> pending;
     synchronized (recent) {
@@ -107,7 +114,7 @@ final class RecentEmbeddings implements Embedder {
     CompletableFuture<float[]> mine;
     float[] vector;
     try {
-      vector = embedder.embed(text);
+      vector = calls.foreground(() -> embedder.embed(text));
     } catch (RuntimeException | Error e) {
       synchronized (recent) {
         mine = inFlight.remove(text);
@@ -174,9 +181,14 @@ final class RecentEmbeddings implements Embedder {
       }
     }
     if (!missing.isEmpty()) {
-      List<float[]> embedded;
+      List<float[]> embedded = new ArrayList<>(missing.size());
       synchronized (bulk) {
-        embedded = embedder.embedAll(missing);
+        for (int from = 0; from < missing.size(); from += BULK_CHUNK) {
+          calls.awaitPause();
+          embedded.addAll(
+              embedder.embedAll(
+                  missing.subList(from, Math.min(missing.size(), from + BULK_CHUNK))));
+        }
       }
       int next = 0;
       for (int i = 0; i < vectors.size(); i++) {

@@ -121,7 +121,8 @@ final class Engines {
       NamedServices<ExtractorProvider> extractors,
       RunConfig runs,
       Maintenance maintenance) {
-    Embedder embedder = new RecentEmbeddings(new HashEmbedder());
+    CallActivity calls = new CallActivity();
+    Embedder embedder = new RecentEmbeddings(new HashEmbedder(), calls);
     ProfileCatalog catalog = new ProfileCatalog(specs, providers, embedder, data, filesProvider);
     NamespaceResolver namespaces = new NamespaceResolver();
     AccessPolicy access = new AccessPolicy(catalog, namespaces, flags);
@@ -182,7 +183,8 @@ final class Engines {
             maintenance,
             control,
             events,
-            clock));
+            clock),
+        calls);
   }
 
   /** A clock that reads {@code now}. */

@@ -41,7 +41,7 @@ class TestRecentEmbeddings {
   }
 
   private final Counting counting = new Counting();
-  private final RecentEmbeddings recent = new RecentEmbeddings(counting);
+  private final RecentEmbeddings recent = new RecentEmbeddings(counting, new CallActivity());
 
   @Test
   void aTextEmbeddedAgainSoonIsEmbeddedOnceAndGivesTheSameVector() {
@@ -123,7 +123,7 @@ class TestRecentEmbeddings {
             return counting.embed(text);
           }
         };
-    RecentEmbeddings shared = new RecentEmbeddings(slow);
+    RecentEmbeddings shared = new RecentEmbeddings(slow, new CallActivity());
     shared.prefetch("what does Alice drink?");
     assertTrue(entered.await(10, TimeUnit.SECONDS), "prefetch did not start the embedding");
     ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -166,8 +166,58 @@ class TestRecentEmbeddings {
             return new float[] {1, 0, 0, 0};
           }
         };
-    RecentEmbeddings shared = new RecentEmbeddings(failing);
+    RecentEmbeddings shared = new RecentEmbeddings(failing, new CallActivity());
     assertThrows(IllegalStateException.class, () -> shared.embed("x"));
     assertArrayEquals(new float[] {1, 0, 0, 0}, shared.embed("x"));
+  }
+
+  @Test
+  void bulkWorkRunsAFewTextsAtATimeAndWaitsForAPauseBetweenCalls() {
+    List<Integer> runs = new ArrayList<>();
+    Embedder batches =
+        new Embedder() {
+          @Override
+          public String name() {
+            return counting.name();
+          }
+
+          @Override
+          public int dimensions() {
+            return counting.dimensions();
+          }
+
+          @Override
+          public float[] embed(String text) {
+            return counting.embed(text);
+          }
+
+          @Override
+          public List<float[]> embedAll(List<String> texts) {
+            runs.add(texts.size());
+            return Embedder.super.embedAll(texts);
+          }
+        };
+    CallActivity calls = new CallActivity();
+    RecentEmbeddings bulk = new RecentEmbeddings(batches, calls);
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < 2 * RecentEmbeddings.BULK_CHUNK + 1; i++) {
+      texts.add("fact number " + i);
+    }
+    long start;
+    List<float[]> vectors;
+    // A call running the whole time: each chunk waits the longest wait.
+    try (TestCallActivity.Busy call = TestCallActivity.Busy.start(calls)) {
+      start = System.nanoTime();
+      vectors = bulk.embedAll(texts);
+    }
+    long waited = System.nanoTime() - start;
+    assertEquals(
+        List.of(RecentEmbeddings.BULK_CHUNK, RecentEmbeddings.BULK_CHUNK, 1), runs, "chunks");
+    for (int i = 0; i < texts.size(); i++) {
+      assertArrayEquals(counting.hash.embed(texts.get(i)), vectors.get(i), texts.get(i));
+    }
+    assertTrue(
+        waited >= TimeUnit.MILLISECONDS.toNanos(3 * CallActivity.MAX_WAIT_MILLIS),
+        "waited " + waited + " ns for pauses");
   }
 }

@@ -1,6 +1,9 @@
 package dev.memsidecar.sidecar;
 
+import static java.util.Objects.requireNonNull;
+
 import com.google.common.util.concurrent.MoreExecutors;
+import dev.memsidecar.core.CallActivity;
 import io.grpc.Context;
 import io.grpc.ForwardingServerCall;
 import io.grpc.Metadata;
@@ -35,20 +38,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>A call is in flight from its admission until it is answered ({@link ServerCall#close}, the
  * slot is freed before the answer leaves, so a client that got its answer can count on the slot)
  * or, when it ends otherwise (cancelled, deadline passed), until its last callback has run on a
- * worker, so abandoned work still counts while it runs. Services this interceptor is not installed
- * on (health, reflection) are never refused and run on the transport threads; they must not block.
- * Thread-safe.
+ * worker, so abandoned work still counts while it runs. The engine's {@link CallActivity} knows the
+ * workers and when calls end, so that its work behind them runs in the pauses. Services this
+ * interceptor is not installed on (health, reflection) are never refused and run on the transport
+ * threads; they must not block. Thread-safe.
  */
 final class CallAdmission implements ServerInterceptor {
   private final int limit;
   private final AtomicInteger inFlight = new AtomicInteger();
+  private final CallActivity activity;
   private final ThreadPoolExecutor workers;
 
   /**
    * @param maxConcurrentCalls worker threads, at least 1
    * @param maxQueuedCalls admitted calls that may wait for a worker, at least 0
+   * @param activity told of the workers and of every call's end
    */
-  CallAdmission(int maxConcurrentCalls, int maxQueuedCalls) {
+  CallAdmission(int maxConcurrentCalls, int maxQueuedCalls, CallActivity activity) {
+    this.activity = requireNonNull(activity, "activity is null");
     if (maxConcurrentCalls < 1 || maxQueuedCalls < 0) {
       throw new IllegalArgumentException(
           "need maxConcurrentCalls >= 1 and maxQueuedCalls >= 0, got "
@@ -68,6 +75,7 @@ final class CallAdmission implements ServerInterceptor {
             r -> {
               Thread t = new Thread(r, "memsidecar-grpc-" + n.incrementAndGet());
               t.setDaemon(true);
+              activity.addCallThread(t);
               return t;
             },
             // Only after shutdown(), when the server has stopped and cancelled its calls.
@@ -133,6 +141,7 @@ final class CallAdmission implements ServerInterceptor {
     void release() {
       if (released.compareAndSet(false, true)) {
         inFlight.decrementAndGet();
+        activity.callEnded();
       }
     }
   }

@@ -79,7 +79,7 @@ public final class SidecarServer {
       String authToken,
       ServerInterceptor observer) {
     this.engine = requireNonNull(engine, "engine is null");
-    this.admission = new CallAdmission(maxConcurrentCalls, maxQueuedCalls);
+    this.admission = new CallAdmission(maxConcurrentCalls, maxQueuedCalls, engine.calls());
     StatusMapping errors = new StatusMapping();
     List<BindableService> services =
         List.of(

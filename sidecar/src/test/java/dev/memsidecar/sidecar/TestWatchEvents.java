@@ -306,7 +306,7 @@ class TestWatchEvents {
     Sidecar(Path data, int maxConcurrentCalls, int maxQueuedCalls, int buffer) throws IOException {
       bus = new EventBus(buffer);
       engine = new CoreModule(EngineConfig.defaults(data), getClass().getClassLoader()).engine();
-      admission = new CallAdmission(maxConcurrentCalls, maxQueuedCalls);
+      admission = new CallAdmission(maxConcurrentCalls, maxQueuedCalls, engine.calls());
       server =
           NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
               .addService(

@@ -1,0 +1,99 @@
+package dev.memsidecar.core;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * What the calls clients wait for are doing, so that work done behind them (the vectors made behind
+ * writes) runs in the pauses between them instead of beside them. The server registers the threads
+ * that run its calls ({@link #addCallThread}) and says when a call ends ({@link #callEnded}); the
+ * engine counts the embeddings a caller waits for ({@link #foreground}). Work behind {@linkplain
+ * #awaitPause waits} while a call thread runs (a call waiting for something, such as a search
+ * waiting for the vectors of the records written before it, does not hold it back), while a
+ * caller's embedding runs, and for {@value #QUIET_MILLIS} ms after a call ended (the next one of a
+ * burst comes sooner); at most {@value #MAX_WAIT_MILLIS} ms, so under a steady stream of calls it
+ * still progresses. An engine used in-process, without a server, registers no thread: its work
+ * behind only yields to its embeddings.
+ *
+ * <p>Why: on the 2-core machine, ONNX Runtime making vectors behind the writes slowed every call it
+ * ran beside, even with a core to spare (lowering its thread's priority changed nothing). Replaying
+ * LoCoMo turn by turn (issue 17's bench, {@code bge-small-en-q}), EndRun p50 went from 11.0-11.2 ms
+ * to 7.8 ms and BeginRun from 15.3 to 14.5 ms once bulk embedding ran two texts at a time in the
+ * pauses; the vectors still caught up within 16-32 s of a conversation replayed back to back, as
+ * before. An agent's calls come in bursts with its own model's work between them: the vectors are
+ * made there.
+ *
+ * <p>Thread-safe.
+ */
+public final class CallActivity {
+  /** How long after a call ended work behind still waits. */
+  static final long QUIET_MILLIS = 2;
+
+  /** The longest work behind waits for a pause before it runs anyway. */
+  static final long MAX_WAIT_MILLIS = 100;
+
+  private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(300);
+
+  private final Set<Thread> callThreads = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger foreground = new AtomicInteger();
+  private volatile long lastEnd = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS);
+
+  /** {@code thread} runs calls clients wait for (a server's worker). */
+  public void addCallThread(Thread thread) {
+    callThreads.add(thread);
+  }
+
+  /** A call ended (answered, failed or cancelled). */
+  public void callEnded() {
+    lastEnd = System.nanoTime();
+  }
+
+  /** Runs {@code work}, an embedding a caller waits for: work behind does not run beside it. */
+  <T> T foreground(Supplier<T> work) {
+    foreground.incrementAndGet();
+    try {
+      return work.get();
+    } finally {
+      foreground.decrementAndGet();
+    }
+  }
+
+  /**
+   * Waits for a pause between calls (see the class comment), at most {@value #MAX_WAIT_MILLIS} ms.
+   * Returns at once on a call thread (a call embedding in bulk itself must not wait for itself) and
+   * when interrupted, with the interrupt flag kept.
+   */
+  void awaitPause() {
+    Thread self = Thread.currentThread();
+    if (callThreads.contains(self)) {
+      return;
+    }
+    long quiet = TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MAX_WAIT_MILLIS);
+    for (long now = System.nanoTime(); now - deadline < 0; now = System.nanoTime()) {
+      if (self.isInterrupted()
+          || (now - lastEnd >= quiet && foreground.get() == 0 && !aCallRuns())) {
+        return;
+      }
+      LockSupport.parkNanos(POLL_NANOS);
+    }
+  }
+
+  /** Whether a call thread is running (not waiting, blocked, or gone). */
+  private boolean aCallRuns() {
+    for (Thread t : callThreads) {
+      Thread.State state = t.getState();
+      if (state == Thread.State.RUNNABLE) {
+        return true;
+      }
+      if (state == Thread.State.TERMINATED) {
+        callThreads.remove(t);
+      }
+    }
+    return false;
+  }
+}
