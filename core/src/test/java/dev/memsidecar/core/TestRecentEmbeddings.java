@@ -41,6 +41,25 @@ class TestRecentEmbeddings {
   }
 
   private final Counting counting = new Counting();
+
+  /** An embedder of the counting one's name and size, embedding through it unless overridden. */
+  private abstract class OverCounting implements Embedder {
+    @Override
+    public String name() {
+      return counting.name();
+    }
+
+    @Override
+    public int dimensions() {
+      return counting.dimensions();
+    }
+
+    @Override
+    public float[] embed(String text) {
+      return counting.embed(text);
+    }
+  }
+
   private final RecentEmbeddings recent = new RecentEmbeddings(counting, new CallActivity());
 
   @Test
@@ -101,17 +120,7 @@ class TestRecentEmbeddings {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     Embedder slow =
-        new Embedder() {
-          @Override
-          public String name() {
-            return counting.name();
-          }
-
-          @Override
-          public int dimensions() {
-            return counting.dimensions();
-          }
-
+        new OverCounting() {
           @Override
           public float[] embed(String text) {
             entered.countDown();
@@ -175,26 +184,11 @@ class TestRecentEmbeddings {
   void bulkWorkRunsAFewTextsAtATimeAndWaitsForAPauseBetweenCalls() {
     List<Integer> runs = new ArrayList<>();
     Embedder batches =
-        new Embedder() {
-          @Override
-          public String name() {
-            return counting.name();
-          }
-
-          @Override
-          public int dimensions() {
-            return counting.dimensions();
-          }
-
-          @Override
-          public float[] embed(String text) {
-            return counting.embed(text);
-          }
-
+        new OverCounting() {
           @Override
           public List<float[]> embedAll(List<String> texts) {
             runs.add(texts.size());
-            return Embedder.super.embedAll(texts);
+            return super.embedAll(texts);
           }
         };
     CallActivity calls = new CallActivity();
