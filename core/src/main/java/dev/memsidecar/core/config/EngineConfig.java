@@ -12,7 +12,7 @@ import java.util.List;
  * @param flags the four memory flags
  * @param profiles the active profiles (after {@code memory.refs}), in order
  * @param gateThreshold the write gate's threshold, 0..10 (default 7.0)
- * @param embedder the embedder name, e.g. "bge-small-en" (the default) or "hash"
+ * @param embedder the embedder name, e.g. "bge-small-en-q" (the default), "bge-small-en" or "hash"
  * @param maintenance {@code memory.maintenance}
  * @param pluginsDir the plugins folder (provider jars), or {@code null} for none; it need not exist
  * @param filesProvider the provider that keeps the memory files of profiles whose own provider
@@ -36,7 +36,7 @@ public record EngineConfig(
     SharedStore store) {
 
   public static final double DEFAULT_GATE_THRESHOLD = 7.0;
-  public static final String DEFAULT_EMBEDDER = "bge-small-en";
+  public static final String DEFAULT_EMBEDDER = "bge-small-en-q";
   public static final String DEFAULT_FILES_PROVIDER = "deepagents-files";
 
   public EngineConfig {

@@ -48,7 +48,7 @@ class TestLauncher {
       for (String says :
           new String[] {
             "workspace on langmem-sqlite",
-            "embedder bge-small-en",
+            "embedder bge-small-en-q;",
             "data " + ws.resolve(".memsidecar"),
             "LangMem.write=true",
             listening

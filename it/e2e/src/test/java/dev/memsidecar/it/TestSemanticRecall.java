@@ -46,8 +46,8 @@ class TestSemanticRecall {
     profiles();
     try (SidecarProcess sidecar = SidecarProcess.start(workspaceDir)) {
       GetStatusResponse status = sidecar.admin().getStatus(GetStatusRequest.getDefaultInstance());
-      assertEquals("bge-small-en", status.getEmbedder());
-      assertEquals(384, status.getEmbedderDimensions(), "bge-small-en's vectors");
+      assertEquals("bge-small-en-q", status.getEmbedder());
+      assertEquals(384, status.getEmbedderDimensions(), "bge-small-en-q's vectors");
       Scope scope = workspace(uniqueId("ws"));
       for (String profile : PROFILES) {
         assertEachQuestionFindsItsMemory(
