@@ -22,10 +22,10 @@ import java.util.function.Supplier;
  * <p>Why: on the 2-core machine, ONNX Runtime making vectors behind the writes slowed every call it
  * ran beside, even with a core to spare (lowering its thread's priority changed nothing). Replaying
  * LoCoMo turn by turn (issue 17's bench, {@code bge-small-en-q}), EndRun p50 went from 11.0-11.2 ms
- * to 7.8 ms and BeginRun from 15.3 to 14.5 ms once bulk embedding ran two texts at a time in the
- * pauses; the vectors still caught up within 16-32 s of a conversation replayed back to back, as
- * before. An agent's calls come in bursts with its own model's work between them: the vectors are
- * made there.
+ * to 8.8-9.1 ms once bulk embedding ran two texts at a time in the pauses (7.8 ms when it also
+ * waited while a call waited, which would hold back a search waiting for these very vectors); the
+ * vectors still caught up within 16-36 s of a conversation replayed back to back. An agent's calls
+ * come in bursts with its own model's work between them: the vectors are made there.
  *
  * <p>Thread-safe.
  */
