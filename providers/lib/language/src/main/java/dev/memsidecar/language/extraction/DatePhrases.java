@@ -65,9 +65,14 @@ public final class DatePhrases {
 
   /** Whether {@code text} speaks of the future rather than the past, by its tense markers. */
   public static boolean isFuture(String text) {
+    return tense(text).future();
+  }
+
+  /** The tense of {@code text}: future as {@link #isFuture} reads it, past if it has a marker. */
+  private static DatePhraseRule.Tense tense(String text) {
     int future = LANGUAGES.stream().mapToInt(l -> l.futureMarkers(text)).sum();
     int past = LANGUAGES.stream().mapToInt(l -> l.pastMarkers(text)).sum();
-    return future > 0 && future >= past;
+    return new DatePhraseRule.Tense(future > 0 && future >= past, past > 0);
   }
 
   private static List<Found> find(String text, LocalDate day) {
@@ -85,9 +90,7 @@ public final class DatePhrases {
             continue;
           }
           if (tense == null) {
-            tense =
-                new DatePhraseRule.Tense(
-                    isFuture(text), LANGUAGES.stream().anyMatch(l -> l.pastMarkers(text) > 0));
+            tense = tense(text);
           }
           String date = rule.resolver().resolve(m, day, tense);
           if (date != null) {
