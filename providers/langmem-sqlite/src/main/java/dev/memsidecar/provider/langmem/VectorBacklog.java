@@ -195,11 +195,12 @@ final class VectorBacklog {
     List<Map.Entry<Key, MemoryRecord>> waiting = new ArrayList<>();
     for (Map.Entry<Key, MemoryRecord> e : due.entrySet()) {
       if (namespace == null || e.getKey().namespace().equals(namespace)) {
+        if (waiting.size() == atMost) {
+          // Behind a bulk load: thousands may wait, and a search would copy them all to give up.
+          return false;
+        }
         waiting.add(Map.entry(e.getKey(), e.getValue()));
       }
-    }
-    if (waiting.size() > atMost) {
-      return false;
     }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     for (Map.Entry<Key, MemoryRecord> w : waiting) {
