@@ -43,7 +43,8 @@ import org.apache.lucene.util.VectorUtil;
  *       segment in the background, 0..3600000 (0: never), default {@value #DEFAULT_MERGE_IDLE_MS}.
  *       A search runs one HNSW graph search per segment, so after a burst of writes has left a
  *       dozen segments, searches get several times faster once merged; writes during the merge go
- *       on, and a new burst leaves new segments for the next idle merge;
+ *       on, and a new burst leaves new segments for the next idle merge. The largest segment is
+ *       rewritten only when the others hold a quarter of its records; else they merge beside it;
  *   <li>{@code fusion}: {@code blend} (default) or {@code rrf}, see {@link Fusion}.
  * </ul>
  *

@@ -84,7 +84,9 @@ import org.apache.lucene.util.IOUtils;
  * <p><b>Merging.</b> Lucene merges segments as they pile up, but a burst of writes still leaves a
  * dozen or more, and a search runs one HNSW graph search per segment. So once no write has come for
  * {@code merge.idle_ms}, the index is merged into one segment in the background, then committed and
- * shown to searches. Closing aborts a merge under way rather than waiting for it.
+ * shown to searches; when the other segments hold less than a quarter of the largest one's records,
+ * only they are merged, into one beside it ({@link IdleMergePolicy}). Closing aborts a merge under
+ * way rather than waiting for it.
  *
  * <p><b>Listing.</b> Newest first by (create time DESC, id DESC) on doc values, paged by keyset
  * ({@link ListCursor}).
@@ -152,6 +154,7 @@ final class LuceneHnswStore implements MemoryStore {
   // Used by whileIdle() only, on the background commit thread.
   private long idleMergeLogged = -1; // log.appendedBytes() when the last idle merge was decided
   private boolean idleMerging;
+  private int segmentsBeforeIdleMerge; // when the idle merge under way was started
   private volatile boolean closed;
 
   private LuceneHnswStore(
@@ -672,9 +675,10 @@ final class LuceneHnswStore implements MemoryStore {
   /**
    * Runs on the background commit thread, every few dozen milliseconds while no write comes (see
    * {@code merge.idle_ms}): once per idle period, if the index has more than one segment, starts
-   * merging it into one (a search runs one HNSW graph search per segment), and when that merge is
-   * done, shows it to searches and commits it. Writes may come meanwhile; the merge goes on. Cheap
-   * when there is nothing to do.
+   * merging it into one, or the segments beside the largest into one ({@link IdleMergePolicy}; a
+   * search runs one HNSW graph search per segment), and when that merge is done, shows it to
+   * searches and commits it. Writes may come meanwhile; the merge goes on. Cheap when there is
+   * nothing to do.
    */
   private void whileIdle() throws IOException {
     if (idleMerging) {
@@ -684,6 +688,12 @@ final class LuceneHnswStore implements MemoryStore {
       idleMerging = false;
       searchers.maybeRefreshBlocking();
       commitAndTrim();
+      int segments = index.segments();
+      if (segments > 1 && segments < segmentsBeforeIdleMerge) {
+        // Lucene's own merges may have held segments back from this one (it takes no segment
+        // being merged): look again, as long as each round leaves fewer segments.
+        idleMergeLogged = -1;
+      }
       return;
     }
     long logged = log.appendedBytes();
@@ -691,7 +701,8 @@ final class LuceneHnswStore implements MemoryStore {
       return;
     }
     idleMergeLogged = logged;
-    if (index.segments() > 1) {
+    segmentsBeforeIdleMerge = index.segments();
+    if (segmentsBeforeIdleMerge > 1) {
       writer.forceMerge(1, false);
       idleMerging = true;
     }

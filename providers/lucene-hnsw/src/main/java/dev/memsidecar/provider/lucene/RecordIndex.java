@@ -130,7 +130,7 @@ final class RecordIndex implements Closeable {
       config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
       config.setCodec(codec(vectors.format(maxConn, beamWidth)));
       config.setCommitOnClose(false); // the store commits, naming the log generation
-      config.setMergePolicy(mergePolicy());
+      config.setMergePolicy(new IdleMergePolicy(mergePolicy()));
       // Reads refresh after writes: never make them wait for merges (Lucene's default waits up to
       // 500 ms on a refresh or a commit to merge the small segments of the full flush first).
       config.setMaxFullFlushMergeWaitMillis(0);

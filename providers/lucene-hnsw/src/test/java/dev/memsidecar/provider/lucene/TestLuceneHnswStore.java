@@ -503,6 +503,43 @@ class TestLuceneHnswStore {
   }
 
   @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  public void anIdleMergeLeavesTheLargestSegmentAloneWhenTheOthersAreSmall() throws Exception {
+    LuceneHnswStore store = open(Map.of(LuceneHnswProvider.MERGE_IDLE_MS, "100"));
+    for (int i = 0; i < 40; i++) {
+      store.put(record(ALICE, "r" + i, "greenhouse note " + i));
+    }
+    store.commit();
+    assertEquals(40, store.list(ALICE, new ListQuery(50, null, true)).records().size());
+    while (store.searchedSegments() != 1) {
+      Thread.sleep(20);
+    }
+    // Three records, a segment each: together under a quarter of the 40.
+    for (int i = 0; i < 3; i++) {
+      store.put(record(ALICE, "late" + i, "greenhouse late note " + i));
+      store.commit();
+    }
+    assertEquals(43, store.list(ALICE, new ListQuery(50, null, true)).records().size());
+    assertEquals(4, store.searchedSegments());
+    while (store.searchedSegments() > 2) {
+      Thread.sleep(20);
+    }
+    assertEquals(2, store.searchedSegments(), "the three merged beside the 40, not into them");
+    assertEquals(43, store.search(ALICE, query("greenhouse", 50)).size());
+    // Twenty more in one segment: with the three, over a quarter of the 40, so the next idle
+    // merge rewrites everything.
+    for (int i = 0; i < 20; i++) {
+      store.put(record(ALICE, "later" + i, "greenhouse later note " + i));
+    }
+    store.commit();
+    assertEquals(63, store.list(ALICE, new ListQuery(100, null, true)).records().size());
+    while (store.searchedSegments() != 1) {
+      Thread.sleep(20);
+    }
+    assertEquals(63, store.search(ALICE, query("greenhouse", 100)).size());
+  }
+
+  @Test
   public void callsAfterCloseFailWithFailedPrecondition() {
     LuceneHnswStore store = open(Map.of());
     MemoryRecord r = record(ALICE, "r1", "note");
