@@ -506,37 +506,37 @@ class TestLuceneHnswStore {
   @Timeout(value = 2, unit = TimeUnit.MINUTES)
   public void anIdleMergeLeavesTheLargestSegmentAloneWhenTheOthersAreSmall() throws Exception {
     LuceneHnswStore store = open(Map.of(LuceneHnswProvider.MERGE_IDLE_MS, "100"));
-    for (int i = 0; i < 40; i++) {
-      store.put(record(ALICE, "r" + i, "greenhouse note " + i));
-    }
-    store.commit();
-    assertEquals(40, store.list(ALICE, new ListQuery(50, null, true)).records().size());
-    while (store.searchedSegments() != 1) {
-      Thread.sleep(20);
-    }
-    // Three records, a segment each: together under a quarter of the 40.
+    putSegment(store, "r", 40);
+    assertEquals(1, awaitSegments(store, 1));
+    // Three segments of one record: together under a quarter of the 40.
     for (int i = 0; i < 3; i++) {
-      store.put(record(ALICE, "late" + i, "greenhouse late note " + i));
-      store.commit();
+      putSegment(store, "late" + i + "-", 1);
     }
-    assertEquals(43, store.list(ALICE, new ListQuery(50, null, true)).records().size());
+    store.list(ALICE, new ListQuery(1, null, true)); // a listing refreshes the searcher
     assertEquals(4, store.searchedSegments());
-    while (store.searchedSegments() > 2) {
-      Thread.sleep(20);
-    }
-    assertEquals(2, store.searchedSegments(), "the three merged beside the 40, not into them");
+    assertEquals(2, awaitSegments(store, 2), "the three merged beside the 40, not into them");
     assertEquals(43, store.search(ALICE, query("greenhouse", 50)).size());
-    // Twenty more in one segment: with the three, over a quarter of the 40, so the next idle
-    // merge rewrites everything.
-    for (int i = 0; i < 20; i++) {
-      store.put(record(ALICE, "later" + i, "greenhouse later note " + i));
+    // Twenty more: with the three, over a quarter of the 40, so the idle merge rewrites all.
+    putSegment(store, "later", 20);
+    assertEquals(1, awaitSegments(store, 1));
+    assertEquals(63, store.search(ALICE, query("greenhouse", 100)).size());
+  }
+
+  /** Puts {@code n} records named {@code prefix} and a number, then commits: one new segment. */
+  private static void putSegment(LuceneHnswStore store, String prefix, int n) {
+    for (int i = 0; i < n; i++) {
+      store.put(record(ALICE, prefix + i, "greenhouse note " + prefix + i));
     }
     store.commit();
-    assertEquals(63, store.list(ALICE, new ListQuery(100, null, true)).records().size());
-    while (store.searchedSegments() != 1) {
-      Thread.sleep(20);
+  }
+
+  /** Refreshes the searcher, waits until it sees at most {@code n} segments, returns how many. */
+  private static int awaitSegments(LuceneHnswStore store, int n) throws Exception {
+    store.list(ALICE, new ListQuery(1, null, true));
+    while (store.searchedSegments() > n) {
+      Thread.sleep(20); // the background thread looks every 50 ms
     }
-    assertEquals(63, store.search(ALICE, query("greenhouse", 100)).size());
+    return store.searchedSegments();
   }
 
   @Test
