@@ -248,12 +248,13 @@ final class HeapTuning {
    * and sets 0 (off) otherwise. After each reading, {@link #trimNow} says whether to trim the C
    * heap: when a cycle's window just ended, and when the JVM is quiet (no collection for {@link
    * #QUIET_MILLIS}: soon after start-up, after a burst of calls), at most every {@link
-   * #TRIM_EVERY_MILLIS}; while calls go on, every {@link #BUSY_TRIM_EVERY_MILLIS} (the embedding
-   * model frees its working memory after each run; a trim took 1-2 ms). A trim frees no heap and
-   * stops nothing: it only returns the C library's free pages to the OS. Not at the first reading:
-   * the first trim starts the platform MBean server, and JDK 25 crashed once when that linked
-   * lambdas while a SIGTERM right after start-up made the JVM write its class-data archive. Not
-   * thread-safe: one thread reads.
+   * #TRIM_EVERY_MILLIS}, and once as soon as the calls stopped after a trim while they went on;
+   * while calls go on, every {@link #BUSY_TRIM_EVERY_MILLIS} (the embedding model frees its working
+   * memory after each run; a trim took 1-2 ms). A trim frees no heap and stops nothing: it only
+   * returns the C library's free pages to the OS. Not at the first reading: the first trim starts
+   * the platform MBean server, and JDK 25 crashed once when that linked lambdas while a SIGTERM
+   * right after start-up made the JVM write its class-data archive. Not thread-safe: one thread
+   * reads.
    */
   static final class Decisions {
     private final int maxHeapFreeRatio;
@@ -264,6 +265,7 @@ final class HeapTuning {
     private boolean armed;
     private boolean disarmedNow;
     private long lastTrim = Long.MIN_VALUE / 2;
+    private boolean lastTrimBusy;
     private long firstReading = Long.MIN_VALUE;
     private boolean collectedSinceFirst;
     private boolean trimNow;
@@ -291,9 +293,15 @@ final class HeapTuning {
           collectedSinceFirst
               && r.nowMillis() - firstReading >= BUSY_TRIM_EVERY_MILLIS
               && sinceTrim >= BUSY_TRIM_EVERY_MILLIS;
-      trimNow = (disarmedNow || quiet) ? sinceTrim >= TRIM_EVERY_MILLIS : busyTrim;
+      // The first quiet reading after a busy trim trims at once: the model's last runs freed their
+      // memory since, and a JVM whose calls stopped should give it back now, not 30 s later.
+      trimNow =
+          (disarmedNow || quiet)
+              ? sinceTrim >= TRIM_EVERY_MILLIS || (quiet && lastTrimBusy)
+              : busyTrim;
       if (trimNow) {
         lastTrim = r.nowMillis();
+        lastTrimBusy = !quiet && !disarmedNow;
       }
       return interval;
     }

@@ -145,15 +145,21 @@ class TestHeapTuning {
     }
     d.next(new Reading(35_000, 40 * MIB, 20 * MIB, 5));
     assertTrue(d.trimNow());
-    // A collection (a call), 31 s after the last trim: trimmed as busy; quiet 4 s later, but
-    // the quiet trims keep their 30 s.
+    // A collection (a call), 31 s after the last trim: trimmed as busy; quiet 4 s later, trimmed
+    // once at once (the calls stopped), then the quiet trims keep their 30 s.
     d.next(new Reading(66_000, 40 * MIB, 20 * MIB, 6));
     assertTrue(d.trimNow());
-    for (long t = 67_000; t < 96_000; t += 1_000) {
+    for (long t = 67_000; t < 70_000; t += 1_000) {
       d.next(new Reading(t, 40 * MIB, 20 * MIB, 6));
       assertFalse(d.trimNow(), "at " + t);
     }
-    d.next(new Reading(96_000, 40 * MIB, 20 * MIB, 6));
+    d.next(new Reading(70_000, 40 * MIB, 20 * MIB, 6));
+    assertTrue(d.trimNow(), "the calls stopped after a busy trim");
+    for (long t = 71_000; t < 100_000; t += 1_000) {
+      d.next(new Reading(t, 40 * MIB, 20 * MIB, 6));
+      assertFalse(d.trimNow(), "at " + t);
+    }
+    d.next(new Reading(100_000, 40 * MIB, 20 * MIB, 6));
     assertTrue(d.trimNow());
   }
 
