@@ -787,7 +787,7 @@ final class LangMemSqliteStore implements MemoryStore {
         backlog.add(w.record);
         w.added = true;
       } else {
-        backlog.clear(w.namespace, w.id);
+        backlog.clear(w.namespace, w.id, w.record);
       }
     }
   }
@@ -965,6 +965,7 @@ final class LangMemSqliteStore implements MemoryStore {
       // it is ready); those committed before are in what loadIndex reads.
       entry = indexes.add(namespace);
       Map<String, Long> versions = new HashMap<>();
+      backlog.loadStarted();
       try {
         index =
             feed == null
@@ -976,6 +977,8 @@ final class LangMemSqliteStore implements MemoryStore {
       } catch (RuntimeException e) {
         indexes.remove(namespace, entry);
         throw e;
+      } finally {
+        backlog.loadEnded();
       }
       entry.ready(index, versions);
       return index;

@@ -39,6 +39,9 @@ final class VectorBacklog {
   private final ArrayDeque<Key> order = new ArrayDeque<>();
   private int overdraft;
   private boolean closed;
+  // Indexes loading now, and what landed meanwhile (see loadStarted).
+  private int loading;
+  private final Map<Key, MemoryRecord> landedWhileLoading = new HashMap<>();
 
   VectorBacklog(int capacity) {
     if (capacity < 1) {
@@ -99,6 +102,12 @@ final class VectorBacklog {
    */
   synchronized void recover(MemoryRecord record) {
     Key key = new Key(record.namespace(), record.id());
+    if (landedWhileLoading.containsKey(key)) {
+      MemoryRecord landed = landedWhileLoading.get(key);
+      if (landed == null || !landed.updateTime().isBefore(record.updateTime())) {
+        return; // a load read it just before its vector landed (or it was deleted)
+      }
+    }
     if (due.putIfAbsent(key, record) != null) {
       return;
     }
@@ -110,9 +119,32 @@ final class VectorBacklog {
     notifyAll();
   }
 
-  /** The record no longer waits (a vector landed, or a later write made it moot). */
-  synchronized void clear(Namespace namespace, String id) {
+  /**
+   * An index starts to load: it reads the records of its namespace and {@link #recover recovers}
+   * those without a vector. A record it read just before the record's vector landed must not be
+   * made due again (its vector would be made twice): until every load that started has {@linkplain
+   * #loadEnded ended}, what {@link #clear} clears is remembered, and recover leaves it alone.
+   */
+  synchronized void loadStarted() {
+    loading++;
+  }
+
+  /** A load that {@link #loadStarted} ended, whether or not it succeeded. */
+  synchronized void loadEnded() {
+    if (--loading == 0) {
+      landedWhileLoading.clear();
+    }
+  }
+
+  /**
+   * The record no longer waits (a vector landed, or a later write made it moot): {@code version} is
+   * the version written, null for a delete.
+   */
+  synchronized void clear(Namespace namespace, String id, MemoryRecord version) {
     Key key = new Key(namespace, id);
+    if (loading > 0) {
+      landedWhileLoading.put(key, version);
+    }
     if (due.remove(key) != null) {
       since.remove(key);
       giveBack();

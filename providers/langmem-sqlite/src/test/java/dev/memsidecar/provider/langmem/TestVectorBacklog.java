@@ -1,9 +1,11 @@
 package dev.memsidecar.provider.langmem;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.Namespace;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +30,7 @@ class TestVectorBacklog {
     // As many as it waits for: it waits, and they land.
     CompletableFuture<Boolean> landed = await(backlog, A, 50);
     for (int i = 0; i < 50; i++) {
-      backlog.clear(A, "a" + i);
+      backlog.clear(A, "a" + i, null);
     }
     assertTrue(landed.get());
   }
@@ -39,9 +41,34 @@ class TestVectorBacklog {
     backlog.recover(Fixtures.record(A, "a0", "text"));
     backlog.recover(Fixtures.record(B, "b0", "other"));
     CompletableFuture<Boolean> landed = await(backlog, A, 1);
-    backlog.clear(A, "a0");
+    backlog.clear(A, "a0", null);
     assertTrue(landed.get());
     assertFalse(backlog.awaitNamespace(B, 50, 1), "b0 never lands");
+  }
+
+  @Test
+  void aLoadThatReadARecordJustBeforeItsVectorLandedDoesNotMakeItDueAgain() {
+    VectorBacklog backlog = new VectorBacklog(100);
+    MemoryRecord r = Fixtures.record(A, "r", "text", Fixtures.T0);
+    MemoryRecord deleted = Fixtures.record(A, "gone", "text", Fixtures.T0);
+    MemoryRecord old = Fixtures.record(A, "old", "text", Fixtures.T0);
+    MemoryRecord newer = Fixtures.record(A, "old", "new text", Fixtures.T0.plusSeconds(1));
+    backlog.recover(r);
+    backlog.loadStarted();
+    // The load read r, gone and newer without vectors; then r's vector landed, gone was deleted
+    // and old's vector (an older version than the load read) landed, before the load recovered.
+    backlog.clear(A, "r", r);
+    backlog.clear(A, "gone", null);
+    backlog.clear(A, "old", old);
+    backlog.recover(r);
+    backlog.recover(deleted);
+    backlog.recover(newer);
+    assertEquals(1, backlog.size());
+    assertTrue(backlog.isDue(newer));
+    backlog.loadEnded();
+    // No load under way: what a recovery finds without a vector is due.
+    backlog.recover(r);
+    assertEquals(2, backlog.size());
   }
 
   private static CompletableFuture<Boolean> await(VectorBacklog backlog, Namespace ns, int atMost) {
