@@ -43,26 +43,25 @@ final class IdleMergePolicy extends FilterMergePolicy {
     // Every segment there is now, not only those there when the merge was asked for: Lucene's own
     // merges may have replaced some of them meanwhile.
     List<SegmentCommitInfo> asked = new ArrayList<>();
+    SegmentCommitInfo largest = null;
+    long largestDocuments = -1;
+    long total = 0;
     for (SegmentCommitInfo info : infos) {
       if (context.getMergingSegments().contains(info)) {
         return null; // one merge at a time: the store asks again once it is done
       }
       asked.add(info);
+      long documents = documents(info, context);
+      total += documents;
+      if (documents > largestDocuments) {
+        largest = info;
+        largestDocuments = documents;
+      }
     }
     if (asked.size() < 2) {
       return null;
     }
-    SegmentCommitInfo largest = asked.get(0);
-    long others = 0;
-    for (SegmentCommitInfo info : asked) {
-      if (documents(info, context) > documents(largest, context)) {
-        largest = info;
-      }
-    }
-    for (SegmentCommitInfo info : asked) {
-      others += info == largest ? 0 : documents(info, context);
-    }
-    if (others * REWRITE_SHARE < documents(largest, context)) {
+    if ((total - largestDocuments) * REWRITE_SHARE < largestDocuments) {
       asked.remove(largest);
       if (asked.size() < 2) {
         return null;
