@@ -282,11 +282,15 @@ final class RecallBlend {
       out.append("- ").append(evidenceLine(hit, zone));
       SessionMessage replyTo = hit.replyTo();
       if (replyTo != null && !ids.contains(replyTo.id())) {
-        around(out, "in reply to", replyTo, end(said(replyTo, zone)));
+        around(out, "in reply to", replyTo, end(dated(oneLine(replyTo.content()), replyTo, zone)));
       }
       SessionMessage answeredBy = hit.answeredBy();
       if (answeredBy != null && !ids.contains(answeredBy.id())) {
-        around(out, "answered by", answeredBy, start(said(answeredBy, zone)));
+        around(
+            out,
+            "answered by",
+            answeredBy,
+            start(dated(oneLine(answeredBy.content()), answeredBy, zone)));
       }
       out.append('\n');
     }
@@ -307,10 +311,7 @@ final class RecallBlend {
   static String evidenceLine(SessionHit hit, ZoneId zone) {
     SessionMessage m = hit.message();
     String text = oneLine(m.content());
-    text =
-        DatePhrases.annotate(
-            text.length() > MAX_EVIDENCE_LINE_CHARS ? hit.snippet() : text,
-            m.time().atZone(zone).toLocalDate());
+    text = dated(text.length() > MAX_EVIDENCE_LINE_CHARS ? hit.snippet() : text, m, zone);
     return "[" + EVIDENCE_TIME.format(m.time().atZone(zone)) + "] " + speaker(m) + ": " + text;
   }
 
@@ -338,14 +339,11 @@ final class RecallBlend {
   }
 
   /**
-   * A message's content on one line, its relative dates followed by the dates they meant on the day
-   * it was said ("yesterday" said on 8 May 2023 reads "yesterday (7 May 2023)").
+   * {@code text} (of message {@code m}), its relative dates followed by the dates they meant on the
+   * day {@code m} was said ("yesterday" said on 8 May 2023 reads "yesterday (7 May 2023)").
    */
-  private static String said(SessionMessage m, ZoneId zone) {
-    if (m == null) {
-      return "";
-    }
-    return DatePhrases.annotate(oneLine(m.content()), m.time().atZone(zone).toLocalDate());
+  private static String dated(String text, SessionMessage m, ZoneId zone) {
+    return DatePhrases.annotate(text, m.time().atZone(zone).toLocalDate());
   }
 
   /** A text on one line: its runs of white space as one space, none at either end. */
