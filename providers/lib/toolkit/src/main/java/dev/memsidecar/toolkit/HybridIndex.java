@@ -75,11 +75,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * hit asked for) are then scored exactly, and the hits are the best of those. That may miss a hit
  * the exact pass would rank (with bge-small-en-q it found 99.98% of the exact top 10 at 25,000
  * records and 99.6% at 100,000, in 1.3 and 2.7-3.2 ms: {@code it/bench} SketchBench); every hit's
- * score is exact. When the filters leave fewer than {@code topK} of them, the search compares every
- * record after all. A put or remove updates one posting per keyword of the record; each (record,
- * keyword) pair takes 16 bytes (term id, place in the postings, slot and two counts) where it took
- * 8. The dictionary only grows until the index is rebuilt. Searches share a read lock and run in
- * parallel; {@link #put} and {@link #remove} take the write lock.
+ * score is exact. When the filters or the minimum score leave fewer than {@code topK} of them, the
+ * search compares every record after all. A put or remove updates one posting per keyword of the
+ * record; each (record, keyword) pair takes 16 bytes (term id, place in the postings, slot and two
+ * counts) where it took 8. The dictionary only grows until the index is rebuilt. Searches share a
+ * read lock and run in parallel; {@link #put} and {@link #remove} take the write lock.
  */
 public final class HybridIndex {
   private static final Comparator<ScoredRecord> BEST_FIRST = ScoredRecord.BEST_FIRST;
