@@ -2,6 +2,7 @@ package dev.memsidecar.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -9,7 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,5 +77,60 @@ class TestLauncher {
     for (String flag : new String[] {"--token-file", "--unix-socket", "--port", "--workspace"}) {
       assertTrue(help.contains(flag), flag);
     }
+  }
+
+  @Test
+  void underAMemoryLimitTheHeapBoundIsHalfOfIt() throws Exception {
+    Optional<Path> group = newMemoryGroup(512L << 20);
+    assumeTrue(group.isPresent(), "no memory cgroup can be made here (needs root and cgroup v1)");
+    try {
+      assertEquals(256L << 20, maxHeap(group.get(), ""), "half of a 512 MiB limit");
+      assertEquals(300L << 20, maxHeap(group.get(), "300m"), "MEMSIDECAR_HEAP still decides");
+    } finally {
+      Files.deleteIfExists(group.get());
+    }
+    assertEquals(512L << 20, maxHeap(null, ""), "512 MiB without a limit");
+  }
+
+  /** The JVM's MaxHeapSize when the launcher starts in {@code group} (null: where we run). */
+  private static long maxHeap(Path group, String heap) throws Exception {
+    String join = group == null ? "" : "echo $$ > " + group.resolve("cgroup.procs") + "; ";
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", "-c", join + "exec bash \"$0\" --version", LAUNCHER.toString())
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().put("MEMSIDECAR_JAVA_OPTS", "-XX:+PrintFlagsFinal");
+    pb.environment().remove("MEMSIDECAR_HEAP");
+    if (!heap.isEmpty()) {
+      pb.environment().put("MEMSIDECAR_HEAP", heap);
+    }
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    Matcher m = Pattern.compile("\\sMaxHeapSize\\s+=\\s+(\\d+)").matcher(out);
+    assertTrue(m.find(), "the JVM printed its flags");
+    return Long.parseLong(m.group(1));
+  }
+
+  /**
+   * A new cgroup v1 memory group beside this process's, limited to {@code bytes}; empty when this
+   * machine does not let us make one.
+   */
+  private static Optional<Path> newMemoryGroup(long bytes) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+        int at = line.indexOf(":memory:");
+        if (at < 0) {
+          continue;
+        }
+        Path parent = Path.of("/sys/fs/cgroup/memory" + line.substring(at + ":memory:".length()));
+        Path group = parent.resolve("memsidecar-test-" + UUID.randomUUID());
+        Files.createDirectory(group);
+        Files.writeString(group.resolve("memory.limit_in_bytes"), Long.toString(bytes));
+        return Optional.of(group);
+      }
+    } catch (Exception e) {
+      // Not Linux, not root, cgroup v2, or a read-only hierarchy: the test does not apply.
+    }
+    return Optional.empty();
   }
 }
