@@ -357,7 +357,7 @@ public final class HybridIndex {
   boolean sketches() {
     lock.readLock().lock();
     try {
-      return size > exactUpTo && sketch.built();
+      return sketching();
     } finally {
       lock.readLock().unlock();
     }
@@ -384,7 +384,7 @@ public final class HybridIndex {
     }
     String[] queryTerms = new LinkedHashSet<>(keywords(query.text())).toArray(String[]::new);
     int topK = query.topK();
-    PriorityQueue<ScoredRecord> kept = new PriorityQueue<>(topK + 1, BEST_FIRST.reversed());
+    Selection top = new Selection(query);
     Bm25 keyword = Bm25.NONE;
     lock.readLock().lock();
     try {
@@ -406,22 +406,16 @@ public final class HybridIndex {
           best = bm25[slot];
         }
       }
-      boolean hasVector = !isZero(queryVector);
-      boolean hasWords = queryIds.length > 0;
-      Selection top = new Selection(query, kept);
-      if (hasVector) {
-        if (size > exactUpTo && sketch.built()) {
-          offerLikeliest(top, queryVector, bm25, best, queryIds);
-          if (kept.size() < topK) {
+      if (!isZero(queryVector)) {
+        if (sketching()) {
+          top = likeliest(query, queryVector, bm25, best, queryIds);
+          if (top.kept.size() < topK) {
             // Filters or the minimum score left too few of them: compare every record after all.
-            kept.clear();
-            top = new Selection(query, kept);
+            top = new Selection(query);
           }
         }
-        if (kept.isEmpty()) {
-          for (int slot = 0; slot < size; slot++) {
-            top.offer(slot, score(slot, queryVector, bm25, best, queryIds));
-          }
+        if (top.kept.isEmpty()) {
+          top = every(query, queryVector, bm25, best, queryIds);
         }
       } else {
         // Words alone (a zero query vector: a write's neighbour search, or a text the embedder
@@ -432,7 +426,7 @@ public final class HybridIndex {
           int slot = keyword.slots[i];
           top.offer(slot, wordScore(slot, best > 0 ? bm25[slot] / best : 0, queryIds));
         }
-        if (kept.size() < topK) {
+        if (top.kept.size() < topK) {
           for (int slot = 0; slot < size; slot++) {
             if (keyword.held == 0 || bm25[slot] == 0) {
               top.offer(slot, wordScore(slot, 0, queryIds));
@@ -444,9 +438,29 @@ public final class HybridIndex {
       lock.readLock().unlock();
       keyword.release();
     }
-    List<ScoredRecord> out = new ArrayList<>(kept);
+    List<ScoredRecord> out = new ArrayList<>(top.kept);
     out.sort(BEST_FIRST);
     return List.copyOf(out);
+  }
+
+  /** Whether a search compares the query only with the likeliest records (read lock held). */
+  private boolean sketching() {
+    return size > exactUpTo && sketch.built();
+  }
+
+  /** The best hits of every record, each scored exactly; in {@link Halves}. */
+  private Selection every(
+      SearchQuery query, float[] queryVector, double[] bm25, double best, int[] queryIds) {
+    Selection[] parts = {new Selection(query), new Selection(query)};
+    Halves.run(
+        size,
+        (part, from, to) -> {
+          Selection top = parts[part];
+          for (int slot = from; slot < to; slot++) {
+            top.offer(slot, score(slot, queryVector, bm25, best, queryIds));
+          }
+        });
+    return parts[0].merge(parts[1]);
   }
 
   /**
@@ -462,13 +476,13 @@ public final class HybridIndex {
   }
 
   /**
-   * Offers to {@code top}, scored exactly, only the slots whose score estimated from their {@link
-   * SignSketch sketches} (and their exact BM25F) is among the best {@link #SKETCH_CANDIDATES} (or
-   * 50 per hit asked for): one pass of a few instructions per slot, then the full comparison for
-   * about a thousand.
+   * The best hits among the slots whose score estimated from their {@link SignSketch sketches} (and
+   * their exact BM25F) is among the best {@link #SKETCH_CANDIDATES} (or 50 per hit asked for), each
+   * scored exactly: one pass of a few instructions per slot, then the full comparison for about a
+   * thousand. Both passes run in {@link Halves}.
    */
-  private void offerLikeliest(
-      Selection top, float[] queryVector, double[] bm25, double best, int[] queryIds) {
+  private Selection likeliest(
+      SearchQuery query, float[] queryVector, double[] bm25, double best, int[] queryIds) {
     SignSketch.Probe probe = sketch.probe(queryVector);
     boolean hasWords = queryIds.length > 0;
     // The estimated score times the number of bins is the bin.
@@ -477,27 +491,42 @@ public final class HybridIndex {
     Scratch scratch = SCRATCH.get();
     scratch.ensureBins(size);
     short[] bin = scratch.bin;
-    int[] histogram = scratch.histogram;
-    Arrays.fill(histogram, 0);
-    for (int slot = 0; slot < size; slot++) {
-      float estimate = meaning * Math.max(0f, probe.estimate(slot));
-      if (perBm25 > 0) {
-        estimate += perBm25 * (float) bm25[slot];
-      }
-      int b = Math.min(SKETCH_BINS - 1, (int) estimate);
-      bin[slot] = (short) b;
-      histogram[b]++;
+    int[][] histograms = scratch.histograms;
+    Halves.run(
+        size,
+        (part, from, to) -> {
+          int[] histogram = histograms[part];
+          Arrays.fill(histogram, 0);
+          for (int slot = from; slot < to; slot++) {
+            float estimate = meaning * Math.max(0f, probe.estimate(slot));
+            if (perBm25 > 0) {
+              estimate += perBm25 * (float) bm25[slot];
+            }
+            int b = Math.min(SKETCH_BINS - 1, (int) estimate);
+            bin[slot] = (short) b;
+            histogram[b]++;
+          }
+        });
+    int wanted = Math.max(SKETCH_CANDIDATES, 50 * query.topK());
+    int lowest = SKETCH_BINS - 1;
+    int count = histograms[0][lowest] + histograms[1][lowest];
+    while (count < wanted && lowest > 0) {
+      lowest--;
+      count += histograms[0][lowest] + histograms[1][lowest];
     }
-    int wanted = Math.max(SKETCH_CANDIDATES, 50 * top.query.topK());
-    int from = SKETCH_BINS - 1;
-    for (int count = histogram[from]; count < wanted && from > 0; ) {
-      count += histogram[--from];
-    }
-    for (int slot = 0; slot < size; slot++) {
-      if (bin[slot] >= from) {
-        top.offer(slot, score(slot, queryVector, bm25, best, queryIds));
-      }
-    }
+    int lowestBin = lowest;
+    Selection[] parts = {new Selection(query), new Selection(query)};
+    Halves.run(
+        size,
+        (part, from, to) -> {
+          Selection top = parts[part];
+          for (int slot = from; slot < to; slot++) {
+            if (bin[slot] >= lowestBin) {
+              top.offer(slot, score(slot, queryVector, bm25, best, queryIds));
+            }
+          }
+        });
+    return parts[0].merge(parts[1]);
   }
 
   /** The score of {@code slot} for a query without a vector, its BM25F share being {@code b}. */
@@ -510,25 +539,28 @@ public final class HybridIndex {
   /** The best {@code topK} hits of one search as its slots are offered, in {@code kept}. */
   private final class Selection {
     private final SearchQuery query;
-    private final PriorityQueue<ScoredRecord> kept;
+    // The worst kept hit first.
+    final PriorityQueue<ScoredRecord> kept;
     private float worstKept = -1f;
 
-    Selection(SearchQuery query, PriorityQueue<ScoredRecord> kept) {
+    Selection(SearchQuery query) {
       this.query = query;
-      this.kept = kept;
+      this.kept = new PriorityQueue<>(query.topK() + 1, BEST_FIRST.reversed());
     }
 
     /** Keeps the record of {@code slot} if it is admitted and among the best so far. */
     void offer(int slot, float score) {
-      int topK = query.topK();
-      if (score < query.minScore() || (kept.size() == topK && score < worstKept)) {
+      if (score < query.minScore() || (kept.size() == query.topK() && score < worstKept)) {
         return;
       }
       MemoryRecord record = records[slot];
-      if (!query.admits(record)) {
-        return;
+      if (query.admits(record)) {
+        keep(new ScoredRecord(record, score));
       }
-      ScoredRecord hit = new ScoredRecord(record, score);
+    }
+
+    private void keep(ScoredRecord hit) {
+      int topK = query.topK();
       if (kept.size() < topK) {
         kept.add(hit);
       } else if (BEST_FIRST.compare(hit, kept.peek()) < 0) {
@@ -538,6 +570,12 @@ public final class HybridIndex {
       if (kept.size() == topK) {
         worstKept = kept.peek().score();
       }
+    }
+
+    /** This selection with the hits {@code other} (of the same query, other slots) kept too. */
+    Selection merge(Selection other) {
+      other.kept.forEach(this::keep);
+      return this;
     }
   }
 
@@ -567,9 +605,10 @@ public final class HybridIndex {
   private static final class Scratch {
     double[] score = new double[0];
     int[] held = new int[0];
-    // For offerLikeliest: each slot's bin of estimated score, and how many slots each bin holds.
+    // For likeliest: each slot's bin of estimated score, and how many slots each bin holds in
+    // each of its two halves.
     short[] bin = new short[0];
-    final int[] histogram = new int[SKETCH_BINS];
+    final int[][] histograms = new int[2][SKETCH_BINS];
 
     void ensureBins(int size) {
       if (bin.length < size) {
@@ -701,7 +740,7 @@ public final class HybridIndex {
   }
 
   /** Whether the {@code length} floats of {@code vectors} from {@code off} are all zeros. */
-  private static boolean isZero(float[] vectors, int off, int length) {
+  static boolean isZero(float[] vectors, int off, int length) {
     for (int i = off; i < off + length; i++) {
       if (vectors[i] != 0f) {
         return false;

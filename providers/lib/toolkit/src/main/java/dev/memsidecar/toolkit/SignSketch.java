@@ -22,8 +22,8 @@ import java.util.Random;
  *
  * <p>Costs 8 bytes per 64 rotated dimensions and a float per record (68 bytes at 384 dimensions,
  * rotated as 512). The centre is fixed when the sketches are built; {@link HybridIndex} builds them
- * again whenever the number of records with a vector doubled. Not thread-safe: the index's lock
- * guards it (updates under its write lock, probes under its read lock).
+ * again whenever the number of records with a vector doubled. The index's lock guards it: updates
+ * under its write lock, probes under its read lock (a probe may be read by two threads at once).
  */
 final class SignSketch {
   // Rounds of random sign flips and a Walsh-Hadamard transform that rotate each vector first.
@@ -151,11 +151,7 @@ final class SignSketch {
       return;
     }
     int off = slot * dimensions;
-    boolean zero = true;
-    for (int i = 0; i < dimensions && zero; i++) {
-      zero = vectors[off + i] == 0f;
-    }
-    if (zero) {
+    if (HybridIndex.isZero(vectors, off, dimensions)) {
       spread[slot] = -1f;
       return;
     }

@@ -184,4 +184,31 @@ class TestHybridIndexEquivalence {
       }
     }
   }
+
+  /** Above {@link Halves#SPLIT_FROM} records a search scores the two halves on two threads. */
+  @Test
+  void searchesSplitInHalvesRankExactlyAsTheScan() {
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    ScanHybridIndex scan = new ScanHybridIndex(embedder.dimensions(), 0.5);
+    HybridIndex index = new HybridIndex(embedder.dimensions(), 0.5);
+    int records = Halves.SPLIT_FROM + 4_000;
+    for (int i = 0; i < records; i++) {
+      MemoryRecord r = record(random, "r" + i);
+      float[] v = vectorOf(random, r);
+      scan.put(r, v);
+      index.put(r, v);
+    }
+    for (int i = 0; i < 1_000; i++) {
+      String id = "r" + random.nextInt(records);
+      scan.remove(id);
+      index.remove(id);
+    }
+    assertEquals(scan.size(), index.size(), "seed " + seed);
+    for (int i = 0; i < 40; i++) {
+      SearchQuery q = query(random);
+      float[] v = queryVector(random, q);
+      assertEquals(scan.search(q, v), index.search(q, v), "seed " + seed + ", " + q);
+    }
+  }
 }
