@@ -5,11 +5,12 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Runs a pass over slots {@code [0, size)} in two halves when a second core may be free: the second
- * half is offered to {@link ForkJoinPool#commonPool()}, the caller runs the first, then runs the
- * second itself unless a pool thread has already taken it. So a search alone on a machine of two
- * cores takes both, and searches that already keep every core busy lose only the hand-off (the
- * caller takes its second half back as soon as no pool thread is free to run it).
+ * Runs a pass over slots {@code [0, size)} in two halves when a second core may be free: when a
+ * thread of {@link ForkJoinPool#commonPool()} is idle, the second half is offered to the pool, the
+ * caller runs the first, then runs the second itself unless a pool thread has already taken it. So
+ * a search alone on a machine of two cores takes both, and searches that already keep every core
+ * busy run whole, or lose only the hand-off (the caller takes its second half back when no pool
+ * thread got to it first).
  */
 final class Halves {
   /** Below this many slots a pass runs whole on the caller's thread. */
@@ -27,13 +28,14 @@ final class Halves {
 
   /** Runs {@code work} over {@code [0, size)}: whole, or as part 0 and part 1 (see the class). */
   static void run(int size, Part work) {
-    if (size < SPLIT_FROM || !MANY_CORES) {
+    ForkJoinPool pool = ForkJoinPool.commonPool();
+    if (size < SPLIT_FROM || !MANY_CORES || pool.getActiveThreadCount() >= pool.getParallelism()) {
       work.run(0, 0, size);
       return;
     }
     int half = size >>> 1;
     Second second = new Second(work, half, size);
-    ForkJoinPool.commonPool().execute(second);
+    pool.execute(second);
     work.run(0, 0, half);
     second.finish();
   }

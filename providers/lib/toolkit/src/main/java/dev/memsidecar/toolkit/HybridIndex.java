@@ -68,18 +68,22 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * bit. Up to {@link #EXACT_UP_TO} records the vector side is exact: the query vector is compared
  * with every embedding in one cache-friendly pass, {@code O(N d)} for {@code d} dimensions, plus
  * {@code O(N log topK)} for the selection, and that pass is most of a search's cost (about 6 ms at
- * 25,000 records of 384 dimensions on the 2-core machine the benchmarks ran on, and memory-bound:
- * 1.5 KB a record). Above, each embedding also has a one-bit {@link SignSketch sketch} (68 bytes at
- * 384 dimensions), from which one pass estimates every record's score (its BM25F exact, its cosine
- * from the sketch); only the records of the best {@value #SKETCH_CANDIDATES} estimates (or 50 per
- * hit asked for) are then scored exactly, and the hits are the best of those. That may miss a hit
- * the exact pass would rank (with bge-small-en-q it found 99.98% of the exact top 10 at 25,000
- * records and 99.6% at 100,000, in 1.3 and 2.7-3.2 ms: {@code it/bench} SketchBench); every hit's
- * score is exact. When the filters or the minimum score leave fewer than {@code topK} of them, the
- * search compares every record after all. A put or remove updates one posting per keyword of the
- * record; each (record, keyword) pair takes 16 bytes (term id, place in the postings, slot and two
- * counts) where it took 8. The dictionary only grows until the index is rebuilt. Searches share a
- * read lock and run in parallel; {@link #put} and {@link #remove} take the write lock.
+ * 25,000 records of 384 dimensions on one core of the 2-core machine the benchmarks ran on, and
+ * memory-bound: 1.5 KB a record). Above, each embedding also has a one-bit {@link SignSketch
+ * sketch} (68 bytes at 384 dimensions), from which one pass estimates every record's score (its
+ * BM25F exact, its cosine from the sketch); only the records of the best {@value
+ * #SKETCH_CANDIDATES} estimates (or 50 per hit asked for) are then scored exactly, and the hits are
+ * the best of those. That may miss a hit the exact pass would rank (with bge-small-en-q it found
+ * 99.98% of the exact top 10 at 25,000 records and 99.6% at 100,000: {@code it/bench} SketchBench);
+ * every hit's score is exact. When the filters or the minimum score leave fewer than {@code topK}
+ * of them, the search compares every record after all. From {@value Halves#SPLIT_FROM} records on,
+ * each of these passes runs in two halves, the second on a pool thread when one is free ({@link
+ * Halves}): on two cores a lone search takes both (the sketched search at 100,000 records 1.6 ms
+ * p50 in process instead of 2.8), and searches that keep every core busy run as before, less the
+ * hand-off. A put or remove updates one posting per keyword of the record; each (record, keyword)
+ * pair takes 16 bytes (term id, place in the postings, slot and two counts) where it took 8. The
+ * dictionary only grows until the index is rebuilt. Searches share a read lock and run in parallel;
+ * {@link #put} and {@link #remove} take the write lock.
  */
 public final class HybridIndex {
   private static final Comparator<ScoredRecord> BEST_FIRST = ScoredRecord.BEST_FIRST;
