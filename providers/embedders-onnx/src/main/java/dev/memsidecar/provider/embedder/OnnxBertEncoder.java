@@ -101,6 +101,7 @@ final class OnnxBertEncoder implements AutoCloseable {
     ModelFile model = ModelFile.of(resource(spec.model()));
     long t1 = System.nanoTime();
     NativeLibraries.configure();
+    NativeExit.GATE.enter();
     try {
       OrtEnvironment env = OrtEnvironment.getEnvironment();
       long t2 = System.nanoTime();
@@ -164,6 +165,8 @@ final class OnnxBertEncoder implements AutoCloseable {
       }
     } catch (OrtException e) {
       throw new IOException(spec.model() + ": ONNX Runtime cannot load it: " + e.getMessage(), e);
+    } finally {
+      NativeExit.GATE.leave();
     }
   }
 
@@ -246,6 +249,7 @@ final class OnnxBertEncoder implements AutoCloseable {
       FloatBuffer hidden = s.hidden.clear().limit(tokens * dims);
       Map<String, OnnxTensor> inputs = new HashMap<>();
       OnnxTensor output = null;
+      NativeExit.GATE.enter();
       try {
         inputs.put(INPUT_IDS, OnnxTensor.createTensor(env, ids, shape));
         inputs.put(ATTENTION_MASK, OnnxTensor.createTensor(env, mask, shape));
@@ -275,6 +279,7 @@ final class OnnxBertEncoder implements AutoCloseable {
         if (output != null) {
           output.close();
         }
+        NativeExit.GATE.leave();
       }
     } finally {
       returnScratch(s);
@@ -334,10 +339,13 @@ final class OnnxBertEncoder implements AutoCloseable {
 
   @Override
   public void close() {
+    NativeExit.GATE.enter();
     try {
       session.close();
     } catch (OrtException e) {
       throw new IllegalStateException(spec.name() + ": cannot close the session", e);
+    } finally {
+      NativeExit.GATE.leave();
     }
   }
 }
