@@ -11,18 +11,24 @@ package dev.memsidecar.provider.embedder;
  * behind writes or loaded the model.
  *
  * <p>So every call of this package into ONNX Runtime goes through a gate ({@link #enter}, {@link
- * #leave}). A shutdown hook waits for the calls in flight to end (at most {@value
- * #EXIT_WAIT_MILLIS} ms) and then closes the gate. A call that would enter after that fails
- * instead, or, on a daemon thread (the workers that make vectors behind writes), waits for the exit
- * without a word: the records whose vectors it was making stay without one, and a store makes them
- * when it opens again. Only a daemon thread waits, because the JVM never waits for one: a shutdown
- * hook that called the model after the gate closed would otherwise hold the exit forever.
+ * #leave}). A shutdown hook waits until no call is in flight and none has come for {@value
+ * #QUIET_MILLIS} ms (at most {@value #EXIT_WAIT_MILLIS} ms in all), and then closes the gate: the
+ * other shutdown hooks run meanwhile, so the calls of a graceful stop (the requests it lets finish,
+ * the vectors a store makes before it closes) still get the model. A call that would enter after
+ * that fails instead, or, on a daemon thread (the workers that make vectors behind writes), waits
+ * for the exit without a word: the records whose vectors it was making stay without one, and a
+ * store makes them when it opens again. Only a daemon thread waits, because the JVM never waits for
+ * one: a shutdown hook that called the model after the gate closed would otherwise hold the exit
+ * forever.
  *
  * <p>Thread-safe.
  */
 final class NativeExit {
-  /** How long the shutdown hook waits for the calls in flight, at most. */
+  /** How long the shutdown hook waits for the calls to end, at most. */
   static final long EXIT_WAIT_MILLIS = 10_000;
+
+  /** How long no call must have come before the shutdown hook closes the gate. */
+  static final long QUIET_MILLIS = 250;
 
   /** The gate of this JVM's calls into ONNX Runtime. */
   static final NativeExit GATE = new NativeExit();
@@ -37,6 +43,7 @@ final class NativeExit {
 
   private final Object lock = new Object();
   private int inFlight;
+  private long lastCallNanos = System.nanoTime();
   private boolean closed;
 
   NativeExit() {}
@@ -60,12 +67,14 @@ final class NativeExit {
         }
       }
       inFlight++;
+      lastCallNanos = System.nanoTime();
     }
   }
 
   /** Leaves the gate after a call into ONNX Runtime ({@link #enter} must have returned). */
   void leave() {
     synchronized (lock) {
+      lastCallNanos = System.nanoTime();
       if (--inFlight == 0) {
         lock.notifyAll();
       }
@@ -73,18 +82,21 @@ final class NativeExit {
   }
 
   /**
-   * Waits for the calls in flight to end (at most {@link #EXIT_WAIT_MILLIS}) and closes the gate.
+   * Waits until no call is in flight and none came for {@link #QUIET_MILLIS} (at most {@link
+   * #EXIT_WAIT_MILLIS} in all), then closes the gate.
    */
   void close() {
     synchronized (lock) {
       long deadline = System.nanoTime() + EXIT_WAIT_MILLIS * 1_000_000;
-      while (inFlight > 0) {
-        long left = (deadline - System.nanoTime()) / 1_000_000;
+      while (true) {
+        long now = System.nanoTime();
+        long quietLeft = lastCallNanos + QUIET_MILLIS * 1_000_000 - now;
+        long left = Math.min(deadline - now, inFlight > 0 ? Long.MAX_VALUE : quietLeft);
         if (left <= 0) {
           break;
         }
         try {
-          lock.wait(left);
+          lock.wait(Math.max(1, left / 1_000_000));
         } catch (InterruptedException e) {
           break;
         }
