@@ -74,16 +74,16 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * BM25F exact, its cosine from the sketch); only the records of the best {@value
  * #SKETCH_CANDIDATES} estimates (or 50 per hit asked for) are then scored exactly, and the hits are
  * the best of those. That may miss a hit the exact pass would rank (with bge-small-en-q it found
- * 99.98% of the exact top 10 at 25,000 records and 99.6% at 100,000: {@code it/bench} SketchBench);
- * every hit's score is exact. When the filters or the minimum score leave fewer than {@code topK}
- * of them, the search compares every record after all. From {@value Halves#SPLIT_FROM} records on,
- * each of these passes runs in two halves, the second on a pool thread when one is free ({@link
- * Halves}): on two cores a lone search takes both (the sketched search at 100,000 records 1.6 ms
- * p50 in process instead of 2.8), and searches that keep every core busy run as before, less the
- * hand-off. A put or remove updates one posting per keyword of the record; each (record, keyword)
- * pair takes 16 bytes (term id, place in the postings, slot and two counts) where it took 8. The
- * dictionary only grows until the index is rebuilt. Searches share a read lock and run in parallel;
- * {@link #put} and {@link #remove} take the write lock.
+ * all of the exact top 10 at 5,000 and 10,000 records, 99.98% at 25,000 and 99.6% at 100,000:
+ * {@code it/bench} SketchBench); every hit's score is exact. When the filters or the minimum score
+ * leave fewer than {@code topK} of them, the search compares every record after all. From {@value
+ * Halves#SPLIT_FROM} records on, each of these passes runs in two halves, the second on a pool
+ * thread when one is free ({@link Halves}): on two cores a lone search takes both (the sketched
+ * search at 100,000 records 1.6 ms p50 in process instead of 2.8), and searches that keep every
+ * core busy run as before, less the hand-off. A put or remove updates one posting per keyword of
+ * the record; each (record, keyword) pair takes 16 bytes (term id, place in the postings, slot and
+ * two counts) where it took 8. The dictionary only grows until the index is rebuilt. Searches share
+ * a read lock and run in parallel; {@link #put} and {@link #remove} take the write lock.
  */
 public final class HybridIndex {
   private static final Comparator<ScoredRecord> BEST_FIRST = ScoredRecord.BEST_FIRST;
@@ -102,7 +102,7 @@ public final class HybridIndex {
    * Up to how many records a search compares the query with every vector; above, it compares only
    * the likeliest (see the class description).
    */
-  public static final int EXACT_UP_TO = 20_000;
+  public static final int EXACT_UP_TO = 5_000;
 
   /**
    * How many records, at least, a search over a larger namespace scores exactly: those whose

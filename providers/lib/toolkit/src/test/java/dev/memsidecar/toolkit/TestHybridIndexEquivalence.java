@@ -191,7 +191,8 @@ class TestHybridIndexEquivalence {
     long seed = new Random().nextLong();
     Random random = new Random(seed);
     ScanHybridIndex scan = new ScanHybridIndex(embedder.dimensions(), 0.5);
-    HybridIndex index = new HybridIndex(embedder.dimensions(), 0.5);
+    // Every vector compared (no sketches), as the scan does.
+    HybridIndex index = new HybridIndex(embedder.dimensions(), 0.5, Integer.MAX_VALUE);
     int records = Halves.SPLIT_FROM + 4_000;
     for (int i = 0; i < records; i++) {
       MemoryRecord r = record(random, "r" + i);
