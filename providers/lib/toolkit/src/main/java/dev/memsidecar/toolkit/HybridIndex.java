@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.IntPredicate;
 
 /**
  * An in-memory hybrid (keyword + vector) search index over a set of records, such as one namespace:
@@ -419,7 +420,7 @@ public final class HybridIndex {
           }
         }
         if (top.kept.isEmpty()) {
-          top = every(query, queryVector, bm25, best, queryIds);
+          top = scored(query, slot -> true, queryVector, bm25, best, queryIds);
         }
       } else {
         // Words alone (a zero query vector: a write's neighbour search, or a text the embedder
@@ -452,16 +453,26 @@ public final class HybridIndex {
     return size > exactUpTo && sketch.built();
   }
 
-  /** The best hits of every record, each scored exactly; in {@link Halves}. */
-  private Selection every(
-      SearchQuery query, float[] queryVector, double[] bm25, double best, int[] queryIds) {
+  /**
+   * The best hits among the slots {@code chosen} accepts, each scored exactly ({@link #score}); in
+   * {@link Halves}.
+   */
+  private Selection scored(
+      SearchQuery query,
+      IntPredicate chosen,
+      float[] queryVector,
+      double[] bm25,
+      double best,
+      int[] queryIds) {
     Selection[] parts = {new Selection(query), new Selection(query)};
     Halves.run(
         size,
         (part, from, to) -> {
           Selection top = parts[part];
           for (int slot = from; slot < to; slot++) {
-            top.offer(slot, score(slot, queryVector, bm25, best, queryIds));
+            if (chosen.test(slot)) {
+              top.offer(slot, score(slot, queryVector, bm25, best, queryIds));
+            }
           }
         });
     return parts[0].merge(parts[1]);
@@ -519,18 +530,7 @@ public final class HybridIndex {
       count += histograms[0][lowest] + histograms[1][lowest];
     }
     int lowestBin = lowest;
-    Selection[] parts = {new Selection(query), new Selection(query)};
-    Halves.run(
-        size,
-        (part, from, to) -> {
-          Selection top = parts[part];
-          for (int slot = from; slot < to; slot++) {
-            if (bin[slot] >= lowestBin) {
-              top.offer(slot, score(slot, queryVector, bm25, best, queryIds));
-            }
-          }
-        });
-    return parts[0].merge(parts[1]);
+    return scored(query, slot -> bin[slot] >= lowestBin, queryVector, bm25, best, queryIds);
   }
 
   /** The score of {@code slot} for a query without a vector, its BM25F share being {@code b}. */
