@@ -380,6 +380,22 @@ final class HeapTuning {
                 return t;
               });
       timer.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+      // Stopped before the JVM exits: a tick's first native-heap trim starts the platform MBean
+      // server, which links lambdas, and a lambda linked while the JVM writes its class-data
+      // archive at exit (the launcher's first start) crashed the JVM (SIGSEGV in
+      // LambdaProxyClassDictionary::find_lambda_proxy_class, JDK 25.0.3).
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    timer.shutdownNow();
+                    try {
+                      timer.awaitTermination(2, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  },
+                  "memsidecar-heap-governor-stop"));
     }
 
     private void tick() {
