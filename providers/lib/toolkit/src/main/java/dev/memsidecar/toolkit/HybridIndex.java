@@ -80,7 +80,7 @@ import java.util.function.IntPredicate;
  * leave fewer than {@code topK} of them, the search compares every record after all. From {@value
  * Halves#SPLIT_FROM} records on, each of these passes runs in two halves, the second on a pool
  * thread when one is free ({@link Halves}): on two cores a lone search takes both (the sketched
- * search at 100,000 records 1.6 ms p50 in process instead of 2.8), and searches that keep every
+ * search at 100,000 records 1.6-2.3 ms p50 in process instead of 2.8), and searches that keep every
  * core busy run as before, less the hand-off. A put or remove updates one posting per keyword of
  * the record; each (record, keyword) pair takes 16 bytes (term id, place in the postings, slot and
  * two counts) where it took 8. The dictionary only grows until the index is rebuilt. Searches share
