@@ -507,11 +507,13 @@ public final class HybridIndex {
     scratch.ensureBins(size);
     short[] bin = scratch.bin;
     int[][] histograms = scratch.histograms;
+    // Both, before the pass: a pass run whole fills only the first.
+    Arrays.fill(histograms[0], 0);
+    Arrays.fill(histograms[1], 0);
     Halves.run(
         size,
         (part, from, to) -> {
           int[] histogram = histograms[part];
-          Arrays.fill(histogram, 0);
           for (int slot = from; slot < to; slot++) {
             float estimate = meaning * Math.max(0f, probe.estimate(slot));
             if (perBm25 > 0) {
