@@ -187,20 +187,27 @@ final class VectorBacklog {
   }
 
   /**
-   * Up to {@code max} waiting records, oldest first, waiting for one when there is none; empty once
-   * {@link #close}d. They keep waiting (and are taken again) until {@link #clear}ed.
+   * Up to {@code max} waiting records, oldest first, waiting for one when there is none; empty only
+   * once {@link #close}d. They keep waiting (and are taken again) until {@link #clear}ed.
    */
   synchronized List<MemoryRecord> take(int max) throws InterruptedException {
-    while (order.isEmpty() && !closed) {
-      wait();
-    }
-    List<MemoryRecord> out = new ArrayList<>(Math.min(max, order.size()));
+    List<MemoryRecord> out = new ArrayList<>();
     Set<Key> taken = new HashSet<>();
-    while (out.size() < max && !order.isEmpty()) {
-      Key key = order.poll();
-      MemoryRecord r = due.get(key);
-      if (r != null && taken.add(key)) {
-        out.add(r);
+    while (out.isEmpty()) {
+      if (order.isEmpty()) {
+        if (closed) {
+          return out;
+        }
+        wait();
+      }
+      // The line may hold only keys no longer due (a record recovered by a load and then added by
+      // its put is in line twice): then this waits again rather than returning nothing.
+      while (out.size() < max && !order.isEmpty()) {
+        Key key = order.poll();
+        MemoryRecord r = due.get(key);
+        if (r != null && taken.add(key)) {
+          out.add(r);
+        }
       }
     }
     return out;

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.Namespace;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class TestVectorBacklog {
@@ -69,6 +71,37 @@ class TestVectorBacklog {
     // No load under way: what a recovery finds without a vector is due.
     backlog.recover(r);
     assertEquals(2, backlog.size());
+  }
+
+  @Test
+  void theWorkerKeepsWaitingWhenOnlyRecordsNoLongerDueAreInLine() throws Exception {
+    VectorBacklog backlog = new VectorBacklog(100);
+    MemoryRecord read = Fixtures.record(A, "r", "text", Fixtures.T0);
+    MemoryRecord put = Fixtures.record(A, "r", "text", Fixtures.T0);
+    // A load recovered r just before its put added it: r is in line twice.
+    backlog.recover(read);
+    backlog.add(put);
+    List<MemoryRecord> first = backlog.take(1);
+    assertTrue(first.size() == 1 && first.get(0) == put, "the version the put added");
+    backlog.clear(A, "r", put);
+    // Only r's second place in line is left, and r no longer waits: the worker must not take an
+    // empty batch (which means closed, and it would stop for good).
+    CompletableFuture<List<MemoryRecord>> next =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return backlog.take(32);
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    Thread.sleep(200);
+    assertFalse(next.isDone(), "take returned " + (next.isDone() ? next.get() : null));
+    MemoryRecord later = Fixtures.record(B, "later", "other");
+    backlog.add(later);
+    assertEquals(List.of(later), next.get(10, TimeUnit.SECONDS));
+    backlog.close();
+    assertEquals(List.of(), backlog.take(32));
   }
 
   private static CompletableFuture<Boolean> await(VectorBacklog backlog, Namespace ns, int atMost) {
