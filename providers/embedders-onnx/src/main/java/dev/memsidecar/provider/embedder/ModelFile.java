@@ -7,6 +7,7 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 
 /**
  * A model resource as a file, for ONNX Runtime to read itself: the resource's own file when the
@@ -18,8 +19,15 @@ import java.nio.file.StandardCopyOption;
  * own copy of the weights, until a garbage collection happens to free the buffer, which an idle
  * sidecar may never run: its idle RSS was ~500 MiB, ~130 MiB of them that buffer. Read from a file,
  * the only copy is ONNX Runtime's, and start-up never holds two.
+ *
+ * <p>A process killed while it loads (kill -9, an OOM kill) leaves its copy behind: 34-133 MB per
+ * start in {@code /tmp}. So each copy first deletes the copies older than {@link
+ * TempCopies#STALE_AFTER}: a live process deletes its own within seconds of making it.
  */
 final class ModelFile implements AutoCloseable {
+  private static final String PREFIX = "memsidecar-model-";
+  private static final String SUFFIX = ".onnx";
+
   private final Path path;
   private final boolean temporary;
 
@@ -43,7 +51,9 @@ final class ModelFile implements AutoCloseable {
     }
     Path file;
     try {
-      file = Files.createTempFile("memsidecar-model-", ".onnx");
+      file = Files.createTempFile(PREFIX, SUFFIX);
+      TempCopies.deleteStale(
+          file.getParent(), PREFIX + "*" + SUFFIX, Instant.now().minus(TempCopies.STALE_AFTER));
     } catch (IOException e) {
       throw new IOException(
           "cannot copy the model into java.io.tmpdir ("

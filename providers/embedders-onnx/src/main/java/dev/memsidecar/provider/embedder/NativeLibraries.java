@@ -1,7 +1,9 @@
 package dev.memsidecar.provider.embedder;
 
+import ai.onnxruntime.OrtEnvironment;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Field;
 import java.net.URL;
 import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +11,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,6 +32,13 @@ import java.util.function.Function;
  *       there on every later start.
  * </ul>
  *
+ * <p>With neither, ONNX Runtime's own copy (1.23) would stay in {@code java.io.tmpdir} as long as
+ * the process runs, and after it too: it deletes the files at exit but not their folder, and a
+ * process killed (kill -9, an OOM kill) leaves 22 MB there, every start. So on Linux and macOS
+ * (where a loaded library's file can be deleted) the libraries are copied into a new private folder
+ * under {@code java.io.tmpdir}, which {@link #loaded} deletes as soon as they are loaded; a start
+ * first deletes such folders that processes killed while loading left.
+ *
  * <p>ONNX Runtime (1.23) still creates and at once deletes an empty folder under {@code
  * java.io.tmpdir} while it loads, whatever the setting: a container whose {@code /tmp} is not
  * writable also needs {@code -Djava.io.tmpdir=} a writable folder.
@@ -41,18 +51,70 @@ final class NativeLibraries {
   private static final List<String> REQUIRED = List.of("onnxruntime", "onnxruntime4j_jni");
   private static final List<String> OPTIONAL = List.of("onnxruntime_providers_shared");
 
+  private static final String SCRATCH_PREFIX = "memsidecar-native-";
+  private static final String ORT_TEMP = "onnxruntime-java";
+
+  // The private folder configure made, until loaded deletes it; guarded by the class.
+  private static Path scratch;
+
   private NativeLibraries() {}
 
   /**
    * Sets {@value #ORT_PATH_PROPERTY} from the configured folder, extracting the libraries into it
-   * if needed; does nothing when no folder is configured or the property is already set. Call
-   * before ONNX Runtime's first use in this JVM.
+   * if needed, or when none is configured (and the property is not set) to a new private folder
+   * holding them, to be deleted by {@link #loaded}. Call before ONNX Runtime's first use in this
+   * JVM.
    *
-   * @return the folder the libraries will load from, or null for ONNX Runtime's default
+   * @return the folder the libraries will load from, or null for ONNX Runtime's default (Windows)
    * @throws IOException if the folder lacks the libraries and they cannot be written there
    */
   static synchronized Path configure() throws IOException {
-    return configure(System.getProperties()::getProperty, System.getenv());
+    Path folder = configure(System.getProperties()::getProperty, System.getenv());
+    if (folder != null
+        || System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win")) {
+      return folder;
+    }
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    TempCopies.deleteStale(tmp, SCRATCH_PREFIX + "*", Instant.now().minus(TempCopies.STALE_AFTER));
+    Path made = Files.createTempDirectory(tmp, SCRATCH_PREFIX);
+    try {
+      for (String library : REQUIRED) {
+        extract(library, made, true);
+      }
+    } catch (IOException | RuntimeException e) {
+      TempCopies.delete(made);
+      throw e;
+    }
+    scratch = made;
+    System.setProperty(ORT_PATH_PROPERTY, made.toString());
+    return made;
+  }
+
+  /**
+   * ONNX Runtime has loaded its libraries: deletes the private folder {@link #configure} made for
+   * them, if it made one (the process keeps them mapped).
+   */
+  static synchronized void loaded() {
+    if (scratch == null) {
+      return;
+    }
+    TempCopies.delete(scratch);
+    scratch = null;
+    // ONNX Runtime's own folder, left empty when it loads from a path: it only marks it to be
+    // deleted at exit, so a process killed leaves it. Found by its field (1.23); if that is gone,
+    // the folder stays until exit, as before.
+    try {
+      Class<?> runtime =
+          Class.forName("ai.onnxruntime.OnnxRuntime", false, OrtEnvironment.class.getClassLoader());
+      Field field = runtime.getDeclaredField("tempDirectory");
+      field.setAccessible(true);
+      if (field.get(null) instanceof Path own
+          && own.getFileName().toString().startsWith(ORT_TEMP)) {
+        Files.deleteIfExists(own);
+      }
+    } catch (ReflectiveOperationException | RuntimeException | IOException e) {
+      // Not empty, or not this version's layout: left for the exit.
+    }
   }
 
   static synchronized Path configure(

@@ -104,6 +104,7 @@ final class OnnxBertEncoder implements AutoCloseable {
     NativeExit.GATE.enter();
     try {
       OrtEnvironment env = OrtEnvironment.getEnvironment();
+      NativeLibraries.loaded();
       long t2 = System.nanoTime();
       OrtSession session;
       try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {

@@ -6,7 +6,8 @@ import java.nio.file.Path;
 /**
  * Run in a child JVM by {@link TestNativeLibraries}: embeds one text, then prints where ONNX
  * Runtime was told to load from and every mapped file of the process that is an ONNX Runtime
- * library (Linux), one a line.
+ * library (Linux), one a line, then "loaded"; with the argument {@code wait}, then waits to be
+ * killed.
  */
 public final class NativeDirProbe {
   private NativeDirProbe() {}
@@ -21,6 +22,11 @@ public final class NativeDirProbe {
           .map(l -> "mapped=" + l.substring(l.indexOf('/')))
           .distinct()
           .forEach(System.out::println);
+    }
+    System.out.println("loaded");
+    System.out.flush();
+    if (args.length > 0 && args[0].equals("wait")) {
+      Thread.sleep(Long.MAX_VALUE);
     }
   }
 }
