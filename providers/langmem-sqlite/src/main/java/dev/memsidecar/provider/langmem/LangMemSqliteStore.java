@@ -859,6 +859,22 @@ final class LangMemSqliteStore implements MemoryStore {
    * retried after a pause; the records keep waiting meanwhile.
    */
   private void embedBehind() {
+    try {
+      embedUntilClosed();
+    } finally {
+      if (!closed) {
+        // Only an error escapes the loop: say so, since no vector is made from now on.
+        LOG.log(
+            Level.ERROR,
+            "langmem-sqlite: profile '"
+                + profileId
+                + "': the vector worker stopped; records written from now on are found by their"
+                + " words only until the sidecar restarts");
+      }
+    }
+  }
+
+  private void embedUntilClosed() {
     while (true) {
       List<MemoryRecord> batch;
       try {
