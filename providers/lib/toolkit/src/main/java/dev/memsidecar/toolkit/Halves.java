@@ -36,8 +36,19 @@ final class Halves {
     int half = size >>> 1;
     Second second = new Second(work, half, size);
     pool.execute(second);
-    work.run(0, 0, half);
-    second.finish();
+    boolean firstRan = false;
+    try {
+      work.run(0, 0, half);
+      firstRan = true;
+    } finally {
+      if (firstRan) {
+        second.finish();
+      } else {
+        // The pass failed: its arrays go back to the caller, so no pool thread may still read or
+        // write them once this returns.
+        second.cancel();
+      }
+    }
   }
 
   private static final class Second implements Runnable {
@@ -73,6 +84,23 @@ final class Halves {
         work.run(1, from, to);
         return;
       }
+      awaitDone();
+      if (failure instanceof RuntimeException e) {
+        throw e;
+      }
+      if (failure instanceof Error e) {
+        throw e;
+      }
+    }
+
+    /** Keeps this half from running, or waits for a pool thread that took it to end. */
+    void cancel() {
+      if (!taken.compareAndSet(false, true)) {
+        awaitDone();
+      }
+    }
+
+    private void awaitDone() {
       boolean interrupted = false;
       while (true) {
         try {
@@ -84,12 +112,6 @@ final class Halves {
       }
       if (interrupted) {
         Thread.currentThread().interrupt();
-      }
-      if (failure instanceof RuntimeException e) {
-        throw e;
-      }
-      if (failure instanceof Error e) {
-        throw e;
       }
     }
   }
