@@ -4,6 +4,7 @@ import static dev.memsidecar.provider.langmem.Fixtures.T0;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.memsidecar.api.ListQuery;
 import dev.memsidecar.api.MemoryRecord;
@@ -633,7 +634,11 @@ class TestSchemaMigration {
     }
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (store.pendingVectors().records() > 0) {
-      assertTrue(System.nanoTime() < deadline, "the reference store's vectors land");
+      if (System.nanoTime() >= deadline) {
+        String pending = store.pendingVectors().toString();
+        store.close();
+        fail("the reference store's vectors did not land in 60 s: " + pending);
+      }
       LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
     }
     return store;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -37,18 +36,13 @@ class TestHalves {
     IllegalStateException boom = new IllegalStateException("second half");
     for (int round = 0; round < 20; round++) {
       IllegalStateException thrown =
-          assertThrows(
-              IllegalStateException.class,
-              () ->
-                  Halves.run(
-                      Halves.SPLIT_FROM * 2,
-                      (part, from, to) -> {
-                        // The second half's slots: part 1, or part 0 of a pass run whole (the
-                        // pool busy).
-                        if (to > Halves.SPLIT_FROM) {
-                          throw boom;
-                        }
-                      }));
+          failureOf(
+              (part, from, to) -> {
+                // The second half's slots: part 1, or part 0 of a pass run whole (the pool busy).
+                if (to > Halves.SPLIT_FROM) {
+                  throw boom;
+                }
+              });
       assertSame(boom, thrown);
     }
   }
@@ -60,33 +54,33 @@ class TestHalves {
       AtomicBoolean started = new AtomicBoolean();
       AtomicBoolean ended = new AtomicBoolean();
       IllegalStateException boom = new IllegalStateException("first half");
-      assertThrows(
-          IllegalStateException.class,
-          () ->
-              Halves.run(
-                  Halves.SPLIT_FROM * 2,
-                  (part, from, to) -> {
-                    if (part == 0) {
-                      // Fail while a pool thread runs the second half (if one took it).
-                      try {
-                        secondStarted.await(2, TimeUnit.SECONDS);
-                      } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                      }
-                      throw boom;
-                    }
-                    started.set(true);
-                    secondStarted.countDown();
-                    try {
-                      Thread.sleep(300);
-                    } catch (InterruptedException e) {
-                      Thread.currentThread().interrupt();
-                    }
-                    ended.set(true);
-                  }));
+      failureOf(
+          (part, from, to) -> {
+            if (part == 0) {
+              // Fail while a pool thread runs the second half (if one took it).
+              try {
+                secondStarted.await(2, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              throw boom;
+            }
+            started.set(true);
+            secondStarted.countDown();
+            try {
+              Thread.sleep(300);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            ended.set(true);
+          });
       // The search's arrays go back to its thread: nothing may still be using them.
       assertFalse(started.get() && !ended.get(), "the second half still ran after the failure");
-      assertTrue(!started.get() || ended.get());
     }
+  }
+
+  /** What a pass over twice the slots a split takes throws, {@code work} doing each part. */
+  private static IllegalStateException failureOf(Halves.Part work) {
+    return assertThrows(IllegalStateException.class, () -> Halves.run(Halves.SPLIT_FROM * 2, work));
   }
 }
