@@ -77,17 +77,16 @@ final class NativeLibraries {
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
     TempCopies.deleteStale(tmp, SCRATCH_PREFIX + "*", Instant.now().minus(TempCopies.STALE_AFTER));
     Path made = Files.createTempDirectory(tmp, SCRATCH_PREFIX);
+    Path filled;
     try {
-      for (String library : REQUIRED) {
-        extract(library, made, true);
-      }
+      filled = prepare(made);
     } catch (IOException | RuntimeException e) {
       TempCopies.delete(made);
       throw e;
     }
     scratch = made;
-    System.setProperty(ORT_PATH_PROPERTY, made.toString());
-    return made;
+    System.setProperty(ORT_PATH_PROPERTY, filled.toString());
+    return filled;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.memsidecar.provider.embedder;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,8 +35,8 @@ final class TempCopies {
       for (Path copy : copies) {
         try {
           if (Files.getLastModifiedTime(copy).toInstant().isBefore(before)) {
-            long size = size(copy);
-            if (delete(copy)) {
+            long size = deleteTree(copy);
+            if (size >= 0) {
               freed += size;
               count++;
             }
@@ -65,25 +66,22 @@ final class TempCopies {
 
   /** Deletes a file, or a folder and what it holds; returns whether it is gone. */
   static boolean delete(Path path) {
-    try (Stream<Path> tree = Files.walk(path)) {
-      for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-      return true;
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
+    return deleteTree(path) >= 0;
   }
 
-  private static long size(Path path) throws IOException {
+  /** {@link #delete}, returning the bytes of the files it deleted, or -1 if one is left. */
+  private static long deleteTree(Path path) {
     try (Stream<Path> tree = Files.walk(path)) {
-      long total = 0;
-      for (Path p : tree.toList()) {
-        if (Files.isRegularFile(p)) {
-          total += Files.size(p);
+      long freed = 0;
+      for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
+        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          freed += Files.size(p);
         }
+        Files.deleteIfExists(p);
       }
-      return total;
+      return freed;
+    } catch (IOException | RuntimeException e) {
+      return -1;
     }
   }
 }

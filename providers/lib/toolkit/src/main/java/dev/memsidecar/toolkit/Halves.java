@@ -36,19 +36,15 @@ final class Halves {
     int half = size >>> 1;
     Second second = new Second(work, half, size);
     pool.execute(second);
-    boolean firstRan = false;
     try {
       work.run(0, 0, half);
-      firstRan = true;
-    } finally {
-      if (firstRan) {
-        second.finish();
-      } else {
-        // The pass failed: its arrays go back to the caller, so no pool thread may still read or
-        // write them once this returns.
-        second.cancel();
-      }
+    } catch (Throwable t) {
+      // The pass failed: its arrays go back to the caller, so no pool thread may still read or
+      // write them once this returns.
+      second.cancel();
+      throw t;
     }
+    second.finish();
   }
 
   private static final class Second implements Runnable {
