@@ -4,18 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memsidecar.api.Capability;
-import dev.memsidecar.api.ListQuery;
-import dev.memsidecar.api.MemoryFile;
-import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryRecord;
-import dev.memsidecar.api.MemoryStore;
-import dev.memsidecar.api.Namespace;
-import dev.memsidecar.api.Page;
-import dev.memsidecar.api.PendingVectors;
-import dev.memsidecar.api.ProviderContext;
-import dev.memsidecar.api.ScoredRecord;
-import dev.memsidecar.api.SearchQuery;
 import dev.memsidecar.conformance.InMemoryProvider;
 import dev.memsidecar.core.config.Flags;
 import dev.memsidecar.core.config.RunConfig;
@@ -29,8 +18,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -58,7 +45,8 @@ class TestConcurrentWrites {
 
   private final AtomicReference<Instant> now =
       new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final SlowPuts provider = new SlowPuts();
+  // Run by each put before the kit's in-memory store puts the record.
+  private volatile Consumer<MemoryRecord> beforePut = r -> {};
   private MemoryEngine engine;
   private ExecutorService pool;
 
@@ -70,7 +58,17 @@ class TestConcurrentWrites {
             Flags.ALL_ON,
             List.of(Engines.profile("user", ScopeKind.USER)),
             Engines.clock(now::get),
-            Engines.providers(provider),
+            Engines.providers(
+                ForwardingStore.wrapping(
+                    new InMemoryProvider(),
+                    store ->
+                        new ForwardingStore(store) {
+                          @Override
+                          public void put(MemoryRecord record) {
+                            beforePut.accept(record);
+                            store.put(record);
+                          }
+                        })),
             InMemoryProvider.NAME,
             ScriptedExtractor.provider(),
             new RunConfig("rules", Map.of(), Duration.ofHours(24), Duration.ofDays(7), true));
@@ -85,7 +83,7 @@ class TestConcurrentWrites {
 
   @Test
   void concurrentRemembersOfOneFactKeepEveryRequestsSourceWhilePutsLag() throws Exception {
-    provider.beforePut = r -> sleepMillis(ThreadLocalRandom.current().nextInt(4));
+    beforePut = r -> sleepMillis(ThreadLocalRandom.current().nextInt(4));
     int writers = 8;
     for (String host : List.of("vpn", "git", "ci", "wiki", "mail")) {
       String fact = "The " + host + " gateway is " + host + ".acme.test";
@@ -125,14 +123,14 @@ class TestConcurrentWrites {
   void aRetryOfARequestStillBeingWrittenAnswersOnceItsRecordIsStored() throws Exception {
     CountDownLatch putStarted = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    provider.beforePut =
+    beforePut =
         r -> {
           putStarted.countDown();
           await(release);
         };
     Future<WriteDecision> first = pool.submit(() -> remember("Deploys are on Tuesdays", "req-1"));
     assertTrue(putStarted.await(10, TimeUnit.SECONDS));
-    provider.beforePut = r -> {};
+    beforePut = r -> {};
     Future<WriteDecision> retry = pool.submit(() -> remember("Deploys are on Tuesdays", "req-1"));
     assertNotDoneWithin(retry);
     release.countDown();
@@ -147,7 +145,7 @@ class TestConcurrentWrites {
   void aRunsFactsWaitForTheRemembersDecidedBeforeThemAndMergeIntoThem() throws Exception {
     CountDownLatch putStarted = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    provider.beforePut =
+    beforePut =
         r -> {
           putStarted.countDown();
           await(release);
@@ -155,7 +153,7 @@ class TestConcurrentWrites {
     Future<WriteDecision> remembered =
         pool.submit(() -> remember("Alice prefers green tea in the morning", "req-1"));
     assertTrue(putStarted.await(10, TimeUnit.SECONDS));
-    provider.beforePut = r -> {};
+    beforePut = r -> {};
     Future<EndRunResult> run =
         pool.submit(
             () ->
@@ -219,79 +217,6 @@ class TestConcurrentWrites {
       latch.await(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  /** The kit's in-memory provider, under its name, whose puts first run {@link #beforePut}. */
-  private static final class SlowPuts implements MemoryProvider {
-    private final InMemoryProvider delegate = new InMemoryProvider();
-    volatile Consumer<MemoryRecord> beforePut = r -> {};
-
-    @Override
-    public String name() {
-      return delegate.name();
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-      return delegate.capabilities();
-    }
-
-    @Override
-    public MemoryStore open(ProviderContext context) {
-      MemoryStore store = delegate.open(context);
-      return new MemoryStore() {
-        @Override
-        public void put(MemoryRecord record) {
-          beforePut.accept(record);
-          store.put(record);
-        }
-
-        @Override
-        public Optional<MemoryRecord> get(Namespace namespace, String id) {
-          return store.get(namespace, id);
-        }
-
-        @Override
-        public Page list(Namespace namespace, ListQuery query) {
-          return store.list(namespace, query);
-        }
-
-        @Override
-        public List<ScoredRecord> search(Namespace namespace, SearchQuery query) {
-          return store.search(namespace, query);
-        }
-
-        @Override
-        public PendingVectors pendingVectors() {
-          return store.pendingVectors();
-        }
-
-        @Override
-        public boolean delete(Namespace namespace, String id) {
-          return store.delete(namespace, id);
-        }
-
-        @Override
-        public List<Namespace> namespaces() {
-          return store.namespaces();
-        }
-
-        @Override
-        public MemoryFile readFile(Namespace namespace) {
-          return store.readFile(namespace);
-        }
-
-        @Override
-        public MemoryFile writeFile(Namespace namespace, String content, String expectedEtag) {
-          return store.writeFile(namespace, content, expectedEtag);
-        }
-
-        @Override
-        public void close() {
-          store.close();
-        }
-      };
     }
   }
 }

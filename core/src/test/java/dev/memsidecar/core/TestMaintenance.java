@@ -291,45 +291,17 @@ class TestMaintenance {
     // A store whose memory file someone edits right after the target read it.
     InMemoryProvider inner = new InMemoryProvider();
     MemoryProvider editing =
-        new MemoryProvider() {
-          @Override
-          public String name() {
-            return inner.name();
-          }
-
-          @Override
-          public Set<Capability> capabilities() {
-            return inner.capabilities();
-          }
-
-          @Override
-          public MemoryStore open(ProviderContext context) {
-            MemoryStore store = inner.open(context);
-            return new MemoryStore() {
-              @Override
-              public List<Namespace> namespaces() {
-                return store.namespaces();
-              }
-
-              @Override
-              public MemoryFile readFile(Namespace namespace) {
-                MemoryFile read = store.readFile(namespace);
-                store.writeFile(namespace, read.content() + "- edited meanwhile\n", null);
-                return read;
-              }
-
-              @Override
-              public MemoryFile writeFile(Namespace namespace, String content, String etag) {
-                return store.writeFile(namespace, content, etag);
-              }
-
-              @Override
-              public void close() {
-                store.close();
-              }
-            };
-          }
-        };
+        ForwardingStore.wrapping(
+            inner,
+            store ->
+                new ForwardingStore(store) {
+                  @Override
+                  public MemoryFile readFile(Namespace namespace) {
+                    MemoryFile read = store.readFile(namespace);
+                    store.writeFile(namespace, read.content() + "- edited meanwhile\n", null);
+                    return read;
+                  }
+                });
     MemoryEngine e =
         Engines.open(
             data,
