@@ -343,11 +343,16 @@ public final class MemoryWriter {
     return store(c, target, Dedupe.match(c.record().content(), c.record().kind(), neighbours));
   }
 
-  /** The record of this id as the next write sees it: decided and not yet written, or stored. */
+  /**
+   * The record of this id as the next write sees it: decided and its put not returned yet, or as
+   * stored (once a put returned, the store holds the truth, also when the put failed).
+   */
   private Optional<MemoryRecord> unwrittenOrStored(AccessPolicy.Target target, String id) {
     Map<String, Unwritten> pending = unwritten.get(target.namespace());
     Unwritten u = pending == null ? null : pending.get(id);
-    return u != null ? Optional.of(u.record()) : target.store().get(target.namespace(), id);
+    return u != null && !u.done().isDone()
+        ? Optional.of(u.record())
+        : target.store().get(target.namespace(), id);
   }
 
   /** Why the pipeline rejects {@code c} before the store, or {@code null} when it does not. */
@@ -395,6 +400,8 @@ public final class MemoryWriter {
    * unwritten records of other Remembers in place of their stored versions and after them.
    */
   private List<MemoryRecord> neighbours(WriteCandidate c, AccessPolicy.Target target) {
+    // Read before the store: a put that returns meanwhile is seen in one or the other.
+    List<MemoryRecord> notYetWritten = notYetWritten(target.namespace());
     float[] wordsOnly = new float[embedder.dimensions()];
     MemoryRecord candidate = c.record();
     List<MemoryRecord> stored =
@@ -407,14 +414,21 @@ public final class MemoryWriter {
             .stream()
             .map(ScoredRecord::record)
             .toList();
-    Map<String, Unwritten> pending = unwritten.get(target.namespace());
-    if (pending == null) {
+    if (notYetWritten.isEmpty()) {
       return stored;
     }
     Map<String, MemoryRecord> byId = new LinkedHashMap<>();
     stored.forEach(r -> byId.put(r.id(), r));
-    pending.values().forEach(u -> byId.put(u.record().id(), u.record()));
+    notYetWritten.forEach(r -> byId.put(r.id(), r));
     return List.copyOf(byId.values());
+  }
+
+  /** The records of a namespace whose puts have been decided and have not returned yet. */
+  private List<MemoryRecord> notYetWritten(Namespace namespace) {
+    Map<String, Unwritten> pending = unwritten.get(namespace);
+    return pending == null
+        ? List.of()
+        : pending.values().stream().filter(u -> !u.done().isDone()).map(Unwritten::record).toList();
   }
 
   /** Merges, supersedes or stores, as the match says. */

@@ -2,8 +2,10 @@ package dev.memsidecar.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.conformance.InMemoryProvider;
 import dev.memsidecar.core.config.Flags;
@@ -19,6 +21,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -154,19 +157,7 @@ class TestConcurrentWrites {
         pool.submit(() -> remember("Alice prefers green tea in the morning", "req-1"));
     assertTrue(putStarted.await(10, TimeUnit.SECONDS));
     beforePut = r -> {};
-    Future<EndRunResult> run =
-        pool.submit(
-            () ->
-                engine.endRun(
-                    new EndRunInput(
-                        ACME,
-                        "run-1",
-                        ScriptedExtractor.line(
-                            "user", "semantic", 9, true, "Alice prefers green tea in the morning"),
-                        "",
-                        List.of(),
-                        Map.of()),
-                    RequestOptions.DEFAULT));
+    Future<EndRunResult> run = pool.submit(() -> endRun("Alice prefers green tea in the morning"));
     assertNotDoneWithin(run);
     release.countDown();
     assertEquals(WriteDecision.Outcome.STORED, remembered.get(10, TimeUnit.SECONDS).outcome());
@@ -177,6 +168,50 @@ class TestConcurrentWrites {
     assertEquals(1, stored.size());
     assertTrue(stored.get(0).sourceRefs().contains("remember:req-1"), stored.toString());
     assertTrue(stored.get(0).sourceRefs().size() >= 2, stored.get(0).sourceRefs().toString());
+  }
+
+  @Test
+  void aRunsFactDoesNotMergeIntoARememberWhosePutFailed() throws Exception {
+    CountDownLatch putStarted = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    beforePut =
+        r -> {
+          putStarted.countDown();
+          await(release);
+          throw MemoryException.unavailable("the disk is full", null);
+        };
+    Future<WriteDecision> remembered =
+        pool.submit(() -> remember("Alice prefers green tea in the morning", "req-1"));
+    assertTrue(putStarted.await(10, TimeUnit.SECONDS));
+    Future<EndRunResult> run =
+        pool.submit(
+            () -> {
+              // Starts once the failing put is decided; its own put succeeds.
+              beforePut = r -> {};
+              return endRun("Alice prefers green tea in the morning");
+            });
+    assertNotDoneWithin(run);
+    release.countDown();
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> remembered.get(10, TimeUnit.SECONDS));
+    assertTrue(failed.getCause().getMessage().contains("the disk is full"), failed.toString());
+    List<WriteDecision> facts = run.get(10, TimeUnit.SECONDS).decisions();
+    assertEquals(WriteDecision.Outcome.STORED, facts.get(0).outcome(), facts.get(0).reason());
+    List<MemoryRecord> stored = records();
+    assertEquals(1, stored.size());
+    assertFalse(stored.get(0).sourceRefs().contains("remember:req-1"), stored.toString());
+  }
+
+  private EndRunResult endRun(String fact) {
+    return engine.endRun(
+        new EndRunInput(
+            ACME,
+            "run-1",
+            ScriptedExtractor.line("user", "semantic", 9, true, fact),
+            "",
+            List.of(),
+            Map.of()),
+        RequestOptions.DEFAULT);
   }
 
   private WriteDecision remember(String content, String requestId) {
