@@ -195,26 +195,28 @@ final class ChangeFeed implements AutoCloseable {
     }
   }
 
+  /** What {@link #lockIfCurrent} runs; a statement of it serves a whole transaction. */
+  static final String LOCK_IF_CURRENT =
+      "SELECT content, context, status FROM "
+          + RecordRows.TABLE
+          + " WHERE namespace = ? AND id = ? FOR UPDATE";
+
   /**
-   * Within the caller's transaction on {@code c}, locks the row of the record {@code version} is a
-   * version of and says whether it still has that text and is ACTIVE, so that a vector made for it
-   * is still its vector (another store may have changed it meanwhile) and the log row that follows
-   * is drawn under the record's lock.
+   * Within the caller's transaction, on a statement of {@link #LOCK_IF_CURRENT} (prepared once a
+   * transaction: H2 parses a {@code FOR UPDATE} query again for each statement it prepares), locks
+   * the row of the record {@code version} is a version of and says whether it still has that text
+   * and is ACTIVE, so that a vector made for it is still its vector (another store may have changed
+   * it meanwhile) and the log row that follows is drawn under the record's lock.
    */
-  static boolean lockIfCurrent(Connection c, MemoryRecord version) throws SQLException {
-    try (PreparedStatement st =
-        c.prepareStatement(
-            "SELECT content, context, status FROM "
-                + RecordRows.TABLE
-                + " WHERE namespace = ? AND id = ? FOR UPDATE")) {
-      st.setString(1, version.namespace().value());
-      st.setString(2, version.id());
-      try (ResultSet rs = st.executeQuery()) {
-        return rs.next()
-            && version.content().equals(rs.getString(1))
-            && version.context().equals(rs.getString(2))
-            && MemoryStatus.ACTIVE.name().equals(rs.getString(3));
-      }
+  static boolean lockIfCurrent(PreparedStatement lockIfCurrent, MemoryRecord version)
+      throws SQLException {
+    lockIfCurrent.setString(1, version.namespace().value());
+    lockIfCurrent.setString(2, version.id());
+    try (ResultSet rs = lockIfCurrent.executeQuery()) {
+      return rs.next()
+          && version.content().equals(rs.getString(1))
+          && version.context().equals(rs.getString(2))
+          && MemoryStatus.ACTIVE.name().equals(rs.getString(3));
     }
   }
 

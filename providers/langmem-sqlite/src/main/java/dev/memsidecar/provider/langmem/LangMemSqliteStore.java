@@ -676,6 +676,10 @@ final class LangMemSqliteStore implements MemoryStore {
         () -> {
           try (PreparedStatement records = c.prepareStatement(upsertRecord);
               PreparedStatement vectors = c.prepareStatement(upsertVector);
+              PreparedStatement lockIfCurrent =
+                  batch.stream().anyMatch(w -> w.kind == Write.Kind.VECTOR)
+                      ? c.prepareStatement(ChangeFeed.LOCK_IF_CURRENT)
+                      : null;
               PreparedStatement deleteVectors =
                   c.prepareStatement(
                       "DELETE FROM " + Schema.VECTORS + " WHERE namespace = ? AND record_id = ?");
@@ -690,7 +694,7 @@ final class LangMemSqliteStore implements MemoryStore {
                 w.written =
                     !changed.contains(w.key())
                         && backlog.isDue(w.record)
-                        && ChangeFeed.lockIfCurrent(c, w.record);
+                        && ChangeFeed.lockIfCurrent(lockIfCurrent, w.record);
                 if (!w.written) {
                   continue;
                 }
