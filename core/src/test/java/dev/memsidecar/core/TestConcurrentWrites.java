@@ -124,16 +124,8 @@ class TestConcurrentWrites {
 
   @Test
   void aRetryOfARequestStillBeingWrittenAnswersOnceItsRecordIsStored() throws Exception {
-    CountDownLatch putStarted = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    beforePut =
-        r -> {
-          putStarted.countDown();
-          await(release);
-        };
-    Future<WriteDecision> first = pool.submit(() -> remember("Deploys are on Tuesdays", "req-1"));
-    assertTrue(putStarted.await(10, TimeUnit.SECONDS));
-    beforePut = r -> {};
+    Future<WriteDecision> first = rememberHeld("Deploys are on Tuesdays", release, null);
     Future<WriteDecision> retry = pool.submit(() -> remember("Deploys are on Tuesdays", "req-1"));
     assertNotDoneWithin(retry);
     release.countDown();
@@ -146,17 +138,9 @@ class TestConcurrentWrites {
 
   @Test
   void aRunsFactsWaitForTheRemembersDecidedBeforeThemAndMergeIntoThem() throws Exception {
-    CountDownLatch putStarted = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    beforePut =
-        r -> {
-          putStarted.countDown();
-          await(release);
-        };
     Future<WriteDecision> remembered =
-        pool.submit(() -> remember("Alice prefers green tea in the morning", "req-1"));
-    assertTrue(putStarted.await(10, TimeUnit.SECONDS));
-    beforePut = r -> {};
+        rememberHeld("Alice prefers green tea in the morning", release, null);
     Future<EndRunResult> run = pool.submit(() -> endRun("Alice prefers green tea in the morning"));
     assertNotDoneWithin(run);
     release.countDown();
@@ -172,24 +156,13 @@ class TestConcurrentWrites {
 
   @Test
   void aRunsFactDoesNotMergeIntoARememberWhosePutFailed() throws Exception {
-    CountDownLatch putStarted = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    beforePut =
-        r -> {
-          putStarted.countDown();
-          await(release);
-          throw MemoryException.unavailable("the disk is full", null);
-        };
     Future<WriteDecision> remembered =
-        pool.submit(() -> remember("Alice prefers green tea in the morning", "req-1"));
-    assertTrue(putStarted.await(10, TimeUnit.SECONDS));
-    Future<EndRunResult> run =
-        pool.submit(
-            () -> {
-              // Starts once the failing put is decided; its own put succeeds.
-              beforePut = r -> {};
-              return endRun("Alice prefers green tea in the morning");
-            });
+        rememberHeld(
+            "Alice prefers green tea in the morning",
+            release,
+            MemoryException.unavailable("the disk is full", null));
+    Future<EndRunResult> run = pool.submit(() -> endRun("Alice prefers green tea in the morning"));
     assertNotDoneWithin(run);
     release.countDown();
     ExecutionException failed =
@@ -200,6 +173,28 @@ class TestConcurrentWrites {
     List<MemoryRecord> stored = records();
     assertEquals(1, stored.size());
     assertFalse(stored.get(0).sourceRefs().contains("remember:req-1"), stored.toString());
+  }
+
+  /**
+   * Starts a Remember of {@code content} (request id "req-1") whose put waits until {@code release}
+   * opens, then throws {@code failure} if there is one; returns once that put started, the puts
+   * after it no longer held.
+   */
+  private Future<WriteDecision> rememberHeld(
+      String content, CountDownLatch release, MemoryException failure) throws Exception {
+    CountDownLatch putStarted = new CountDownLatch(1);
+    beforePut =
+        r -> {
+          putStarted.countDown();
+          await(release);
+          if (failure != null) {
+            throw failure;
+          }
+        };
+    Future<WriteDecision> remembered = pool.submit(() -> remember(content, "req-1"));
+    assertTrue(putStarted.await(10, TimeUnit.SECONDS));
+    beforePut = r -> {};
+    return remembered;
   }
 
   private EndRunResult endRun(String fact) {
