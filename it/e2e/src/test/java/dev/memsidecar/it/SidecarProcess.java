@@ -343,6 +343,29 @@ public final class SidecarProcess implements AutoCloseable {
     return tail(stderrLog);
   }
 
+  /**
+   * The sidecar's threads and their stacks ({@code jcmd <pid> Thread.print} of this test's JDK),
+   * for the failure message of a call that stalls; what went wrong instead when they cannot be had.
+   */
+  public String threadDump() {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    try {
+      Process p =
+          new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return p.waitFor(CALL_LIMIT.toSeconds(), TimeUnit.SECONDS) && p.exitValue() == 0
+          ? out
+          : "no thread dump (" + jcmd + "): " + out;
+    } catch (IOException e) {
+      return "no thread dump (" + jcmd + "): " + e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "no thread dump: interrupted";
+    }
+  }
+
   /** The whole stderr so far. */
   public String stderr() {
     try {

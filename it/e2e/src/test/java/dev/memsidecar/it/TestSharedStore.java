@@ -28,6 +28,8 @@ import dev.memsidecar.proto.v1.SessionHit;
 import dev.memsidecar.proto.v1.ToolCallVerdict;
 import dev.memsidecar.proto.v1.ToolRule;
 import dev.memsidecar.proto.v1.ToolRulePriority;
+import dev.memsidecar.proto.v1.WriteDecision;
+import dev.memsidecar.proto.v1.WriteOutcome;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -241,6 +243,9 @@ class TestSharedStore {
     SidecarProcess victim = start("victim");
     Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     AtomicBoolean killed = new AtomicBoolean();
+    // Errors before the kill: each ends its writer, and is a failure of its own.
+    List<String> errors = Collections.synchronizedList(new ArrayList<>());
+    Map<String, Integer> outcomes = new ConcurrentHashMap<>();
     ExecutorService clients = Executors.newFixedThreadPool(4);
     try {
       List<Future<?>> writers = new ArrayList<>();
@@ -251,7 +256,7 @@ class TestSharedStore {
                 () -> {
                   for (int i = 0; !killed.get(); i++) {
                     try {
-                      Memory m =
+                      WriteDecision d =
                           victim
                               .memory()
                               .remember(
@@ -259,23 +264,50 @@ class TestSharedStore {
                                       .setScope(scope)
                                       .setProfile("workspace")
                                       .setContent(
-                                          "Client "
-                                              + client
-                                              + " wrote entry number "
-                                              + i
-                                              + " of the ledger")
+                                          // One number, unique: dedupe relates none of these
+                                          // entries ("entry 2" and "entry 12" of client 1
+                                          // would merge, as word sets).
+                                          "A client wrote ledger entry " + (client * 100_000 + i))
                                       .build())
-                              .getDecision()
-                              .getMemory();
-                      acknowledged.add(m.getId());
+                              .getDecision();
+                      // Every entry is new: anything but STORED explains a stall.
+                      String outcome =
+                          d.getOutcome() == WriteOutcome.WRITE_OUTCOME_STORED
+                              ? "STORED"
+                              : d.getOutcome() + ": " + d.getReason();
+                      outcomes.merge(outcome, 1, Integer::sum);
+                      acknowledged.add(d.getMemory().getId());
                     } catch (StatusRuntimeException e) {
+                      if (!killed.get()) {
+                        errors.add("client " + client + ", entry " + i + ": " + e.getStatus());
+                      }
                       return null;
                     }
                   }
                   return null;
                 }));
       }
-      awaitTrue(() -> acknowledged.size() >= 200, "200 writes acknowledged", 60_000);
+      awaitTrue(
+          () -> acknowledged.size() >= 200 || !errors.isEmpty(),
+          () ->
+              "200 writes acknowledged; "
+                  + acknowledged.size()
+                  + " were, with "
+                  + outcomes
+                  + "\n"
+                  + victim.stderrTail()
+                  + "\n"
+                  + victim.threadDump(),
+          60_000);
+      assertTrue(
+          errors.isEmpty(),
+          () ->
+              "writes refused before the kill ("
+                  + acknowledged.size()
+                  + " acknowledged): "
+                  + errors
+                  + "\n"
+                  + victim.stderrTail());
       victim.kill9();
       killed.set(true);
       for (Future<?> w : writers) {
@@ -348,10 +380,14 @@ class TestSharedStore {
   }
 
   private static void awaitTrue(Supplier<Boolean> condition, String what, long millis) {
+    awaitTrue(condition, () -> what, millis);
+  }
+
+  private static void awaitTrue(Supplier<Boolean> condition, Supplier<String> what, long millis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     while (!condition.get()) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + millis + " ms: " + what);
+        throw new AssertionError("not within " + millis + " ms: " + what.get());
       }
       try {
         Thread.sleep(20);
