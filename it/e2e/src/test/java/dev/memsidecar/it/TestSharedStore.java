@@ -264,9 +264,8 @@ class TestSharedStore {
                                       .setScope(scope)
                                       .setProfile("workspace")
                                       .setContent(
-                                          // One number, unique: dedupe relates none of these
-                                          // entries ("entry 2" and "entry 12" of client 1
-                                          // would merge, as word sets).
+                                          // Each entry holds one number of its own: no two
+                                          // are duplicates, each write stores a record.
                                           "A client wrote ledger entry " + (client * 100_000 + i))
                                       .build())
                               .getDecision();

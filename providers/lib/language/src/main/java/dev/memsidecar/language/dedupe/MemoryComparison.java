@@ -61,15 +61,16 @@ import java.util.concurrent.ConcurrentHashMap;
  *       other is not, and their keywords less negation words overlap >= {@value
  *       #SUBJECT_WITHOUT_MARKER}; differing polarity is otherwise never a duplicate;
  *   <li><b>duplicate, canonical token</b> (reason {@code same canonical token npm run
- *       check:rules}): they share a canonical token, the candidate has none the record lacks, and
- *       no value of another type is replaced;
+ *       check:rules}): they share a canonical token, the candidate has none the record lacks, no
+ *       value of another type is replaced, and one side states its values in the order the other
+ *       does, each as often (a subsequence: "room 4 for team 2" is not "room 2 for team 4");
  *   <li><b>duplicate, words</b> (reason {@code 0.82 word overlap} or {@code 0.93 word
- *       containment}): no value replaced, canonical tokens compatible (one side's within the
- *       other's), and keyword Jaccard >= {@value #JACCARD_DUPLICATE}, or containment (shared /
- *       smaller set) >= {@value #CONTAINMENT_DUPLICATE} with the smaller set at least 3 keywords
- *       and at least half the larger. Keywords are {@link Terms#keywords} stemmed by the languages
- *       (English: {@link dev.memsidecar.language.en.EnglishStemmer#looseStem}); Chinese, Japanese
- *       and Korean text counts its characters and their bigrams.
+ *       containment}): no value replaced nor reordered, canonical tokens compatible (one side's
+ *       within the other's), and keyword Jaccard >= {@value #JACCARD_DUPLICATE}, or containment
+ *       (shared / smaller set) >= {@value #CONTAINMENT_DUPLICATE} with the smaller set at least 3
+ *       keywords and at least half the larger. Keywords are {@link Terms#keywords} stemmed by the
+ *       languages (English: {@link dev.memsidecar.language.en.EnglishStemmer#looseStem}); Chinese,
+ *       Japanese and Korean text counts its characters and their bigrams.
  * </ol>
  *
  * <p>When unsure the answer is nothing: a second record costs less than a lost or wrongly replaced
@@ -199,7 +200,8 @@ public final class MemoryComparison {
       }
       return null;
     }
-    if (replaced(c.values(), e.values())) {
+    if (replaced(c.values(), e.values())
+        || !(inOrder(c.valueOrder(), e.valueOrder()) || inOrder(e.valueOrder(), c.valueOrder()))) {
       return null;
     }
     for (String t : c.tokens()) {
@@ -401,6 +403,21 @@ public final class MemoryComparison {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code part}'s values appear in {@code whole} in the same order, each as often: "room 4
+   * for team 2" is not "room 2 for team 4", nor is "client 0 wrote entry 57" "client 0 wrote entry
+   * 0", though their words and sets of values are alike.
+   */
+  private static boolean inOrder(List<String> part, List<String> whole) {
+    int i = 0;
+    for (int j = 0; i < part.size() && j < whole.size(); j++) {
+      if (part.get(i).equals(whole.get(j))) {
+        i++;
+      }
+    }
+    return i == part.size();
   }
 
   private static String firstMissing(Map<String, String> a, Map<String, String> b) {

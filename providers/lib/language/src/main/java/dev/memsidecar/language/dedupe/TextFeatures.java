@@ -5,6 +5,7 @@ import dev.memsidecar.language.Terms;
 import dev.memsidecar.language.dedupe.CanonicalTokens.Span;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,9 +19,11 @@ import java.util.regex.Pattern;
 /**
  * What {@link MemoryComparison} needs of one text, computed once: its normal form, canonical
  * tokens, stemmed keywords (with and without negation words), values by type, subject, capitalised
- * names, what it says no longer holds (the old values, names and words of its retractions: "not
- * Tuesday", "no longer drinks coffee"; they are not among its values and names), and whether it
- * marks a change (a retraction does), is negated, or states a value with a copula.
+ * names, its values in the order it states them ({@code valueOrder}: each as {@code TYPE key},
+ * repeats kept, canonical tokens and retracted values left out), what it says no longer holds (the
+ * old values, names and words of its retractions: "not Tuesday", "no longer drinks coffee"; they
+ * are not among its values and names), and whether it marks a change (a retraction does), is
+ * negated, or states a value with a copula.
  */
 record TextFeatures(
     String normalised,
@@ -28,6 +31,7 @@ record TextFeatures(
     Set<String> words,
     Set<String> wordsNoNegation,
     Map<ValueType, Map<String, String>> values,
+    List<String> valueOrder,
     Map<String, String> subject,
     Map<String, String> capitalised,
     Old old,
@@ -39,6 +43,7 @@ record TextFeatures(
     words = Collections.unmodifiableSet(words);
     wordsNoNegation = Collections.unmodifiableSet(wordsNoNegation);
     values = Collections.unmodifiableMap(values);
+    valueOrder = List.copyOf(valueOrder);
     subject = Collections.unmodifiableMap(subject);
     capitalised = Collections.unmodifiableMap(capitalised);
   }
@@ -135,6 +140,11 @@ record TextFeatures(
         }
       }
     }
+    List<String> valueOrder = new ArrayList<>();
+    scan.found().stream()
+        .filter(f -> f.type() != ValueType.TOKEN && !within(retractions, f.start(), f.end()))
+        .sorted(Comparator.comparingInt(ValueScan.Found::start))
+        .forEach(f -> valueOrder.add(f.type() + " " + f.key()));
     Map<String, String> capitalised = new LinkedHashMap<>();
     Map<String, String> oldNames = new LinkedHashMap<>();
     for (int[] w : CanonicalTokens.wordRuns(rest)) {
@@ -184,6 +194,7 @@ record TextFeatures(
         words,
         noNeg,
         values,
+        valueOrder,
         subject,
         capitalised,
         old,

@@ -131,6 +131,25 @@ class TestMemoryComparison {
   }
 
   @Test
+  void numbersInAnotherOrderOrCountAreAnotherFact() {
+    // The same words and the same set of numbers: merging would lose one of the two facts.
+    assertNone("Room 4 is booked for team 2", "Room 2 is booked for team 4");
+    assertNone(
+        "Client 1 wrote entry number 0 of the ledger",
+        "Client 0 wrote entry number 1 of the ledger");
+    assertNone(
+        "Client 0 wrote entry number 57 of the ledger",
+        "Client 0 wrote entry number 0 of the ledger");
+    // A text that states more values, in the order the other does, still repeats it.
+    assertRelation(
+        Relation.DUPLICATE,
+        "The API listens on port 8080 and port 9090",
+        "The API listens on port 8080");
+    assertRelation(
+        Relation.DUPLICATE, "Room 4 is booked for team 2", "Room 4 is booked for team 2 today");
+  }
+
+  @Test
   void differentFactsAreNotDuplicates() {
     assertNone("Alice prefers tea", "Bob prefers coffee");
     assertNone("Alice likes tea", "Alice does not like tea over coffee in the afternoon");
