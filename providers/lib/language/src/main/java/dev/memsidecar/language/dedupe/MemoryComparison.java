@@ -200,8 +200,9 @@ public final class MemoryComparison {
       }
       return null;
     }
-    if (replaced(c.values(), e.values())
-        || !(inOrder(c.valueOrder(), e.valueOrder()) || inOrder(e.valueOrder(), c.valueOrder()))) {
+    // A value on each side that the other lacks (a replaced value), or the same values in
+    // another order or count: another fact.
+    if (!inOrder(c.valueOrder(), e.valueOrder()) && !inOrder(e.valueOrder(), c.valueOrder())) {
       return null;
     }
     for (String t : c.tokens()) {
@@ -390,19 +391,6 @@ public final class MemoryComparison {
       out.putIfAbsent(key, w.getValue());
     }
     return out;
-  }
-
-  /** Whether some value type holds a value on each side that the other side lacks. */
-  private static boolean replaced(
-      Map<ValueType, Map<String, String>> a, Map<ValueType, Map<String, String>> b) {
-    for (ValueType t : ValueType.values()) {
-      Map<String, String> va = a.getOrDefault(t, Map.of());
-      Map<String, String> vb = b.getOrDefault(t, Map.of());
-      if (t != ValueType.TOKEN && firstMissing(va, vb) != null && firstMissing(vb, va) != null) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
