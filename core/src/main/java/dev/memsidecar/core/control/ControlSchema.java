@@ -15,10 +15,12 @@ import java.util.List;
  * maintenance runs and an index of the audit by time; 7 (issue 18) adds skill candidates, their
  * evidence and approvals, and published skill versions; 8 (issue 20) adds the maintenance lease
  * that several sidecars on one database take turns under, and the version of each workspace's tool
- * rules. Releases before Flyway kept the version in {@code control_schema} (one row); such a
- * database is taken over at that version and migrated, and the table keeps the current version so
- * those releases refuse a newer database. Opening creates or migrates the tables; a database of a
- * later release is refused rather than misread ({@link dev.memsidecar.jdbc.Database#open}).
+ * rules; 9 ({@link SessionTermsByTerm}, in Java) puts every column a session search reads into an
+ * index of the session terms by term. Releases before Flyway kept the version in {@code
+ * control_schema} (one row); such a database is taken over at that version and migrated, and the
+ * table keeps the current version so those releases refuse a newer database. Opening creates or
+ * migrates the tables; a database of a later release is refused rather than misread ({@link
+ * dev.memsidecar.jdbc.Database#open}).
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
  * #nanos}); the values themselves are JSON text ({@link ControlJson}), which keeps their instants
@@ -62,12 +64,14 @@ import java.util.List;
  *       {@code run_id}, {@code term_count} (its index terms, with repeats), {@code context_count}
  *       (version 4: its context's index terms, with repeats; 0 for messages indexed before), {@code
  *       extra_json} (tool call and result, usage, snapshot id, metadata).
- *   <li>{@code session_terms} (version 3): the inverted index of the visible messages, primary key
- *       ({@code workspace_id, user_id, term, session_id, seq}): {@code tf}, {@code context_tf}
- *       (version 4: how often the term occurs in the message's context; a term only there has
- *       {@code tf} 0), and copies of the message's {@code term_count}, {@code context_count}
- *       (version 4), {@code message_at} and {@code role} so a search filters and ranks from the
- *       postings alone. Indexed by message too, for deletes.
+ *   <li>{@code session_terms} (version 3): the inverted index of the visible messages, one row per
+ *       ({@code workspace_id, user_id, term, session_id, seq}) (the primary key until version 9;
+ *       since then not enforced, an append inserts a message's postings once): {@code tf}, {@code
+ *       context_tf} (version 4: how often the term occurs in the message's context; a term only
+ *       there has {@code tf} 0), and copies of the message's {@code term_count}, {@code
+ *       context_count} (version 4), {@code message_at} and {@code role} so a search filters and
+ *       ranks from the postings alone. Indexed by term with all of these (version 9: a search reads
+ *       no row), and by message, for deletes.
  *   <li>{@code session_stats} (version 3): per owner ({@code workspace_id, user_id}) the visible
  *       {@code messages}, their {@code terms} and {@code context_terms} (version 4): BM25F's N and
  *       average length; {@code generation}, raised whenever messages of the owner are deleted
@@ -125,7 +129,7 @@ import java.util.List;
  */
 final class ControlSchema {
   /** The version this code reads and writes. */
-  static final int VERSION = 8;
+  static final int VERSION = 9;
 
   /** The tables' versions, for {@link dev.memsidecar.jdbc.Database#open}. */
   static final VersionedSchema SCHEMA =
@@ -134,7 +138,7 @@ final class ControlSchema {
           VERSION,
           "control_schema_history",
           "control_schema",
-          List.of(),
+          List.of(new SessionTermsByTerm()),
           ControlSchema.class.getClassLoader());
 
   static final String SNAPSHOTS = "run_snapshots";

@@ -15,6 +15,10 @@ import dev.memsidecar.core.run.DecisionEntry;
 import dev.memsidecar.core.run.DecisionQuery;
 import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
+import dev.memsidecar.core.sessions.MessageRole;
+import dev.memsidecar.core.sessions.SessionKey;
+import dev.memsidecar.core.sessions.SessionMessage;
+import dev.memsidecar.core.sessions.SessionStore;
 import dev.memsidecar.core.toolrules.ToolDenial;
 import dev.memsidecar.core.toolrules.ToolRule;
 import dev.memsidecar.core.toolrules.ToolStats;
@@ -26,10 +30,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,9 +58,9 @@ class TestControlSchemaMigration {
     SqlControlStore.open(dataDir).close();
     try (Connection c = connect()) {
       assertEquals(
-          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL"),
+          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL", "9 JDBC"),
           column(c, HISTORY));
-      assertEquals(List.of("8"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("9"), column(c, "SELECT version FROM control_schema"));
     }
   }
 
@@ -152,9 +158,69 @@ class TestControlSchemaMigration {
     }
     try (Connection c = connect()) {
       assertEquals(
-          List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL"),
+          List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL", "9 JDBC"),
           column(c, HISTORY));
-      assertEquals(List.of("8"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("9"), column(c, "SELECT version FROM control_schema"));
+    }
+  }
+
+  @Test
+  void aVersionEightDatabaseKeepsItsPostingsAndSearchesThemFromTheIndexByTerm() throws Exception {
+    SessionKey trip = new SessionKey("acme", "alice", "trip");
+    Instant t = T0;
+    List<SessionMessage> said =
+        List.of(
+            SessionMessage.of(MessageRole.USER, "Alice", "the violin recital is at seven", t)
+                .stored("m1", "trip", 0, t),
+            SessionMessage.of(MessageRole.ASSISTANT, "", "noted, seven it is", t)
+                .stored("m2", "trip", 0, t));
+    List<SessionStore.IndexTerms> terms =
+        List.of(
+            new SessionStore.IndexTerms(Map.of("violin", 1, "recital", 1, "seven", 1), Map.of()),
+            new SessionStore.IndexTerms(
+                Map.of("noted", 1, "seven", 1), Map.of("violin", 1, "recital", 1, "seven", 1)));
+    try (SqlControlStore store = SqlControlStore.open(dataDir)) {
+      store.append(trip, "", said, terms, t);
+    }
+    // Back to the layout of version 8: the postings under their primary key, no index by term.
+    try (Connection c = connect();
+        Statement st = c.createStatement()) {
+      st.execute("DROP INDEX session_terms_by_term");
+      st.execute(
+          "ALTER TABLE session_terms ADD PRIMARY KEY (workspace_id, user_id, term, session_id,"
+              + " seq)");
+      st.execute("DELETE FROM \"control_schema_history\" WHERE \"version\" = '9'");
+      st.execute("UPDATE control_schema SET version = 8");
+    }
+    try (SqlControlStore store = SqlControlStore.open(dataDir)) {
+      assertEquals(
+          List.of(1L, 2L),
+          store.bm25(trip.owner(), Set.of("violin"), SessionStore.Filter.NONE, 10).stream()
+              .map(SessionStore.Match::sequence)
+              .toList());
+      store.append(
+          trip,
+          "",
+          List.of(
+              SessionMessage.of(MessageRole.USER, "Alice", "bring the violin", t)
+                  .stored("m3", "trip", 0, t)),
+          List.of(new SessionStore.IndexTerms(Map.of("bring", 1, "violin", 1), Map.of())),
+          t);
+      assertEquals(
+          3, store.bm25(trip.owner(), Set.of("violin"), SessionStore.Filter.NONE, 10).size());
+    }
+    try (Connection c = connect()) {
+      assertEquals(List.of("9"), column(c, "SELECT version FROM control_schema"));
+      // A search reads a term's postings from the index by term, which holds every column it
+      // reads: no posting's row is looked up.
+      String plan =
+          column(
+                  c,
+                  "EXPLAIN SELECT term, session_id, seq, tf, context_tf, term_count,"
+                      + " context_count FROM session_terms WHERE workspace_id = 'acme'"
+                      + " AND user_id = 'alice' AND term = 'violin'")
+              .get(0);
+      assertTrue(plan.contains("SESSION_TERMS_BY_TERM"), plan);
     }
   }
 

@@ -117,12 +117,19 @@ class TestControlStoresSharingPostgres {
     List<SqlControlStore> stores = atOnce(opens);
     try (Connection c = pg.connect()) {
       assertEquals(
-          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL"),
+          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL", "9 JDBC"),
           column(
               c,
               "SELECT version || ' ' || type FROM control_schema_history"
                   + " WHERE version IS NOT NULL ORDER BY installed_rank"));
-      assertEquals(List.of("8"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("9"), column(c, "SELECT version FROM control_schema"));
+      // Version 9: the postings are searched from the index by term, under no primary key.
+      assertEquals(
+          List.of("session_terms_by_message", "session_terms_by_term"),
+          column(
+              c,
+              "SELECT indexname FROM pg_indexes WHERE tablename = 'session_terms'"
+                  + " ORDER BY indexname"));
       // Text sorts by code point whatever the database's locale, as on H2 and in Java.
       assertEquals(
           List.of("C"),
