@@ -34,7 +34,7 @@ public final class CallActivity {
   static final long QUIET_MILLIS = 2;
 
   /** The longest work behind waits for a pause before it runs anyway. */
-  static final long MAX_WAIT_MILLIS = 100;
+  public static final long MAX_WAIT_MILLIS = 100;
 
   private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(300);
 
@@ -67,7 +67,7 @@ public final class CallActivity {
    * Returns at once on a call thread (a call embedding in bulk itself must not wait for itself) and
    * when interrupted, with the interrupt flag kept.
    */
-  void awaitPause() {
+  public void awaitPause() {
     Thread self = Thread.currentThread();
     if (callThreads.contains(self)) {
       return;

@@ -220,8 +220,9 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
-  SessionService sessions(ControlStore control, Embedder embedder, Clock clock) {
-    return new SessionService(control, embedder, clock, config.sessions());
+  SessionService sessions(
+      ControlStore control, Embedder embedder, Clock clock, CallActivity calls) {
+    return new SessionService(control, embedder, clock, config.sessions(), calls);
   }
 
   @Provides

@@ -16,10 +16,11 @@ import java.util.List;
  * evidence and approvals, and published skill versions; 8 (issue 20) adds the maintenance lease
  * that several sidecars on one database take turns under, and the version of each workspace's tool
  * rules; 9 ({@link SessionTermsByTerm}, in Java) puts every column a session search reads into an
- * index of the session terms by term. Releases before Flyway kept the version in {@code
- * control_schema} (one row); such a database is taken over at that version and migrated, and the
- * table keeps the current version so those releases refuse a newer database. Opening creates or
- * migrates the tables; a database of a later release is refused rather than misread ({@link
+ * index of the session terms by term; 10 writes a message's session terms behind its append ({@code
+ * session_unindexed}). Releases before Flyway kept the version in {@code control_schema} (one row);
+ * such a database is taken over at that version and migrated, and the table keeps the current
+ * version so those releases refuse a newer database. Opening creates or migrates the tables; a
+ * database of a later release is refused rather than misread ({@link
  * dev.memsidecar.jdbc.Database#open}).
  *
  * <p>Ids are text of any length. Times are epoch nanoseconds in {@code BIGINT} columns ({@link
@@ -72,6 +73,11 @@ import java.util.List;
  *       context_count} (version 4), {@code message_at} and {@code role} so a search filters and
  *       ranks from the postings alone. Indexed by term with all of these (version 9: a search reads
  *       no row), and by message, for deletes.
+ *   <li>{@code session_unindexed} (version 10): the visible messages whose postings are not in
+ *       {@code session_terms} yet, primary key ({@code workspace_id, user_id, session_id, seq}):
+ *       {@code message_at}, {@code appended_at}. An append inserts the row with the message; the
+ *       transaction that writes the postings deletes it (and writes nothing when it is gone:
+ *       written by another, or the message deleted, which deletes the row first).
  *   <li>{@code session_stats} (version 3): per owner ({@code workspace_id, user_id}) the visible
  *       {@code messages}, their {@code terms} and {@code context_terms} (version 4): BM25F's N and
  *       average length; {@code generation}, raised whenever messages of the owner are deleted
@@ -129,7 +135,7 @@ import java.util.List;
  */
 final class ControlSchema {
   /** The version this code reads and writes. */
-  static final int VERSION = 9;
+  static final int VERSION = 10;
 
   /** The tables' versions, for {@link dev.memsidecar.jdbc.Database#open}. */
   static final VersionedSchema SCHEMA =
@@ -151,6 +157,7 @@ final class ControlSchema {
   static final String SESSIONS = "sessions";
   static final String SESSION_MESSAGES = "session_messages";
   static final String SESSION_TERMS = "session_terms";
+  static final String SESSION_UNINDEXED = "session_unindexed";
   static final String SESSION_STATS = "session_stats";
   static final String SESSION_VECTORS = "session_vectors";
   static final String RECEIPTS = "run_receipts";

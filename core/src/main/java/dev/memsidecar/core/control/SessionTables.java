@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -158,13 +159,12 @@ final class SessionTables {
                     + " (workspace_id, user_id, session_id, seq, id, role, name, content,"
                     + " message_at, visible, run_id, term_count, context_count, extra_json)"
                     + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        PreparedStatement index =
+        PreparedStatement unindexed =
             c.prepareStatement(
                 "INSERT INTO "
-                    + ControlSchema.SESSION_TERMS
-                    + " (workspace_id, user_id, term, session_id, seq, tf, context_tf, term_count,"
-                    + " context_count, message_at, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                    + " ?)")) {
+                    + ControlSchema.SESSION_UNINDEXED
+                    + " (workspace_id, user_id, session_id, seq, message_at, appended_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?)")) {
       for (int i = 0; i < messages.size(); i++) {
         SessionMessage m = messages.get(i);
         bindKey(byId, 1, key);
@@ -203,22 +203,11 @@ final class SessionTables {
                     m.metadata())));
         insert.executeUpdate();
         if (m.visible()) {
-          Set<String> all = new TreeSet<>(indexed.own().keySet());
-          all.addAll(indexed.context().keySet());
-          for (String t : all) {
-            index.setString(1, key.workspaceId());
-            index.setString(2, key.userId());
-            index.setString(3, t);
-            index.setString(4, key.sessionId());
-            index.setLong(5, seq);
-            index.setInt(6, indexed.own().getOrDefault(t, 0));
-            index.setInt(7, indexed.context().getOrDefault(t, 0));
-            index.setInt(8, termCount);
-            index.setInt(9, contextCount);
-            index.setLong(10, messageAt);
-            index.setString(11, m.role().name());
-            index.addBatch();
-          }
+          int k = bindKey(unindexed, 1, key);
+          unindexed.setLong(k, seq);
+          unindexed.setLong(k + 1, messageAt);
+          unindexed.setLong(k + 2, at);
+          unindexed.addBatch();
           visibleAdded++;
           termsAdded += termCount;
           contextAdded += contextCount;
@@ -227,7 +216,7 @@ final class SessionTables {
         lastMessageAt = Math.max(lastMessageAt, messageAt);
         out.add(m.stored(m.id(), key.sessionId(), seq, m.time()));
       }
-      index.executeBatch();
+      unindexed.executeBatch();
     }
     try (PreparedStatement st =
         c.prepareStatement(
@@ -283,6 +272,116 @@ final class SessionTables {
       st.setLong(5, Math.max(0, contextTerms));
       st.executeUpdate(); // a duplicate key restarts the transaction
     }
+  }
+
+  // ---------------------------------------------------------------- postings
+
+  /**
+   * Writes the postings of appended messages, each claimed by deleting its {@code
+   * session_unindexed} row: a message whose row is gone (written by another, or deleted) is
+   * skipped. In key order, so two writers of overlapping messages take their rows in one order.
+   */
+  void index(List<SessionStore.Unindexed> messages) {
+    if (messages.isEmpty()) {
+      return;
+    }
+    List<SessionStore.Unindexed> ordered =
+        messages.stream()
+            .sorted(
+                Comparator.comparing((SessionStore.Unindexed u) -> u.key().workspaceId())
+                    .thenComparing(u -> u.key().userId())
+                    .thenComparing(u -> u.key().sessionId())
+                    .thenComparingLong(SessionStore.Unindexed::sequence))
+            .toList();
+    db.run(
+        "write the postings of " + messages.size() + " messages",
+        c ->
+            db.inTransactionRetried(
+                c,
+                "writing the postings of " + messages.size() + " messages",
+                () -> {
+                  indexInTransaction(c, ordered);
+                  return null;
+                }));
+  }
+
+  private static void indexInTransaction(Connection c, List<SessionStore.Unindexed> messages)
+      throws SQLException {
+    try (PreparedStatement claim =
+            c.prepareStatement(
+                "DELETE FROM "
+                    + ControlSchema.SESSION_UNINDEXED
+                    + " WHERE "
+                    + KEY
+                    + " AND seq = ?");
+        PreparedStatement index =
+            c.prepareStatement(
+                "INSERT INTO "
+                    + ControlSchema.SESSION_TERMS
+                    + " (workspace_id, user_id, term, session_id, seq, tf, context_tf, term_count,"
+                    + " context_count, message_at, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                    + " ?)")) {
+      for (SessionStore.Unindexed u : messages) {
+        int k = bindKey(claim, 1, u.key());
+        claim.setLong(k, u.sequence());
+        if (claim.executeUpdate() == 0) {
+          continue;
+        }
+        SessionStore.IndexTerms terms = u.terms();
+        Set<String> all = new TreeSet<>(terms.own().keySet());
+        all.addAll(terms.context().keySet());
+        int termCount = terms.ownLength();
+        int contextCount = terms.contextLength();
+        long messageAt = ControlSchema.exactNanos(u.time(), "time");
+        for (String t : all) {
+          index.setString(1, u.key().workspaceId());
+          index.setString(2, u.key().userId());
+          index.setString(3, t);
+          index.setString(4, u.key().sessionId());
+          index.setLong(5, u.sequence());
+          index.setInt(6, terms.own().getOrDefault(t, 0));
+          index.setInt(7, terms.context().getOrDefault(t, 0));
+          index.setInt(8, termCount);
+          index.setInt(9, contextCount);
+          index.setLong(10, messageAt);
+          index.setString(11, u.role().name());
+          index.addBatch();
+        }
+      }
+      index.executeBatch();
+    }
+  }
+
+  /** Visible messages appended before {@code appendedBefore} whose postings are not written. */
+  List<SessionStore.Keyed> unindexed(Instant appendedBefore, int limit) {
+    return db.run(
+        "find messages whose postings are not written",
+        c -> {
+          try (PreparedStatement st =
+              c.prepareStatement(
+                  "SELECT m.workspace_id, m.user_id, "
+                      + MESSAGE_COLUMNS.replaceAll("(^|, )", "$1m.")
+                      + " FROM "
+                      + ControlSchema.SESSION_UNINDEXED
+                      + " u JOIN "
+                      + ControlSchema.SESSION_MESSAGES
+                      + " m ON m.workspace_id = u.workspace_id AND m.user_id = u.user_id"
+                      + " AND m.session_id = u.session_id AND m.seq = u.seq"
+                      + " WHERE u.appended_at < ? LIMIT ?")) {
+            st.setLong(1, ControlSchema.nanos(appendedBefore));
+            st.setInt(2, limit);
+            List<SessionStore.Keyed> out = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+              while (rs.next()) {
+                SessionMessage m = message(rs, 2);
+                out.add(
+                    new SessionStore.Keyed(
+                        new SessionKey(rs.getString(1), rs.getString(2), m.sessionId()), m));
+              }
+            }
+            return out;
+          }
+        });
   }
 
   // ---------------------------------------------------------------- reads
@@ -384,11 +483,18 @@ final class SessionTables {
       String sessionId, long seq, int tf, int contextTf, int length, int contextLength) {}
 
   List<SessionStore.Match> bm25(
-      SessionKey.Owner owner, Set<String> terms, SessionStore.Filter filter, int limit) {
+      SessionKey.Owner owner,
+      Set<String> terms,
+      SessionStore.Filter filter,
+      int limit,
+      Collection<SessionStore.Unindexed> unwritten) {
     List<String> query = terms.stream().limit(MAX_QUERY_TERMS).toList();
     if (query.isEmpty() || limit <= 0) {
       return List.of();
     }
+    // Taken before the postings are read: a message written meanwhile is then read, or here.
+    List<SessionStore.Unindexed> pending =
+        unwritten.stream().filter(u -> u.key().owner().equals(owner) && passes(u, filter)).toList();
     StringBuilder sql =
         new StringBuilder(
                 "SELECT term, session_id, seq, tf, context_tf, term_count, context_count FROM ")
@@ -454,10 +560,42 @@ final class SessionTables {
               }
             }
           }
+          for (SessionStore.Unindexed u : pending) {
+            addUnwritten(postings, query, u);
+          }
           List<SessionStore.Match> ranked =
               bm25(postings, totals[0], totals[1] + CONTEXT_WEIGHT * totals[2]);
           return List.copyOf(ranked.subList(0, Math.min(limit, ranked.size())));
         });
+  }
+
+  /** The postings of a message not written yet, for the terms of the query it is not read with. */
+  private static void addUnwritten(
+      Map<String, List<Posting>> postings, List<String> query, SessionStore.Unindexed u) {
+    SessionStore.IndexTerms terms = u.terms();
+    String sessionId = u.key().sessionId();
+    for (String t : query) {
+      int tf = terms.own().getOrDefault(t, 0);
+      int contextTf = terms.context().getOrDefault(t, 0);
+      if (tf == 0 && contextTf == 0) {
+        continue;
+      }
+      List<Posting> list = postings.computeIfAbsent(t, x -> new ArrayList<>());
+      if (list.stream()
+          .noneMatch(p -> p.seq() == u.sequence() && p.sessionId().equals(sessionId))) {
+        list.add(
+            new Posting(
+                sessionId, u.sequence(), tf, contextTf, terms.ownLength(), terms.contextLength()));
+      }
+    }
+  }
+
+  /** Whether a message not written yet passes a filter (the query applies it to the postings). */
+  private static boolean passes(SessionStore.Unindexed u, SessionStore.Filter f) {
+    return (f.sessionId().isEmpty() || f.sessionId().equals(u.key().sessionId()))
+        && (f.from() == null || !u.time().isBefore(f.from()))
+        && (f.to() == null || u.time().isBefore(f.to()))
+        && (f.roles().isEmpty() || f.roles().contains(u.role()));
   }
 
   /**
@@ -620,6 +758,9 @@ final class SessionTables {
                   long deleted = 0;
                   for (String table :
                       List.of(
+                          // First: a writer of postings holding a row of these messages is
+                          // waited for, and its postings are then deleted with the rest.
+                          ControlSchema.SESSION_UNINDEXED,
                           ControlSchema.SESSION_TERMS,
                           ControlSchema.SESSION_VECTORS,
                           ControlSchema.SESSION_MESSAGES)) {

@@ -303,8 +303,23 @@ public final class SqlControlStore implements ControlStore {
   }
 
   @Override
-  public List<Match> bm25(SessionKey.Owner owner, Set<String> terms, Filter filter, int limit) {
-    return sessions.bm25(owner, terms, filter, limit);
+  public List<Match> bm25(
+      SessionKey.Owner owner,
+      Set<String> terms,
+      Filter filter,
+      int limit,
+      Collection<Unindexed> unwritten) {
+    return sessions.bm25(owner, terms, filter, limit, unwritten);
+  }
+
+  @Override
+  public void index(List<Unindexed> messages) {
+    sessions.index(messages);
+  }
+
+  @Override
+  public List<Keyed> unindexed(Instant appendedBefore, int limit) {
+    return sessions.unindexed(appendedBefore, limit);
   }
 
   @Override

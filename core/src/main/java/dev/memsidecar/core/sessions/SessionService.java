@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryException;
+import dev.memsidecar.core.CallActivity;
 import dev.memsidecar.core.Limits;
 import dev.memsidecar.core.NamespaceResolver;
 import dev.memsidecar.core.PageTokens;
@@ -86,6 +87,7 @@ public final class SessionService implements AutoCloseable {
 
   private final SessionStore store;
   private final SessionVectors vectors;
+  private final SessionPostings postings;
   private final Clock clock;
   private final SessionConfig config;
   private final ScheduledExecutorService purger;
@@ -93,10 +95,25 @@ public final class SessionService implements AutoCloseable {
   /** Candidates each side of the hybrid search (words, meaning) brings before the blend. */
   static final int CANDIDATES = 200;
 
+  /** A service used in-process, without a server: its work behind yields to no call. */
   public SessionService(SessionStore store, Embedder embedder, Clock clock, SessionConfig config) {
+    this(store, embedder, clock, config, new CallActivity());
+  }
+
+  /**
+   * @param calls the server's calls: the postings of appended messages are written in the pauses
+   *     between them
+   */
+  public SessionService(
+      SessionStore store,
+      Embedder embedder,
+      Clock clock,
+      SessionConfig config,
+      CallActivity calls) {
     this.store = requireNonNull(store, "store is null");
     this.vectors = new SessionVectors(store, embedder);
     this.clock = requireNonNull(clock, "clock is null");
+    this.postings = new SessionPostings(store, SessionService::indexTerms, clock, calls);
     this.config = requireNonNull(config, "config is null");
     if (config.retentionDays() > 0) {
       purger =
@@ -195,14 +212,39 @@ public final class SessionService implements AutoCloseable {
       }
     }
     List<SessionMessage> stored = store.append(key, agentId, ready, terms, now);
+    List<SessionStore.Unindexed> unindexed = new ArrayList<>(stored.size());
+    for (int i = 0; i < stored.size(); i++) {
+      SessionMessage m = stored.get(i);
+      if (m.visible()) {
+        unindexed.add(
+            new SessionStore.Unindexed(key, m.sequence(), m.time(), m.role(), terms.get(i)));
+      }
+    }
+    postings.indexLater(unindexed);
     vectors.embedLater(key, before, stored);
     return stored;
+  }
+
+  /**
+   * A visible message's index terms: its own, and as its context those of {@code previous} (the
+   * visible message before it in its session, or null) and its time's.
+   */
+  private static SessionStore.IndexTerms indexTerms(SessionMessage previous, SessionMessage m) {
+    return new SessionStore.IndexTerms(
+        termCounts(m), withTimeTerms(previous == null ? Map.of() : termCounts(previous), m.time()));
   }
 
   /** The session's newest visible message still kept, or null. */
   private SessionMessage lastVisible(SessionKey key) {
     List<SessionMessage> last = store.history(key, Long.MAX_VALUE, cutoff(), 1);
     return last.isEmpty() ? null : last.get(0);
+  }
+
+  /**
+   * Messages appended whose postings are not written yet (searches here find them all the same).
+   */
+  public long postingsPending() {
+    return postings.pending();
   }
 
   /** Messages appended whose vectors are not made yet. */
@@ -389,7 +431,9 @@ public final class SessionService implements AutoCloseable {
     }
     // Words first: meanwhile the query's vector may be in the making (BeginRun starts it early).
     List<SessionStore.Match> matches =
-        hasWords ? store.bm25(owner, terms, filter, CANDIDATES) : List.of();
+        hasWords
+            ? store.bm25(owner, terms, filter, CANDIDATES, postings.unwritten(owner))
+            : List.of();
     float[] qv = vectors.embedder().embed(cut(query));
     boolean hasVector = !HybridIndex.isZero(qv);
     if (!hasVector && !hasWords) {
@@ -687,6 +731,7 @@ public final class SessionService implements AutoCloseable {
     if (purger != null) {
       purger.shutdownNow();
     }
+    postings.close();
     vectors.close();
   }
 }

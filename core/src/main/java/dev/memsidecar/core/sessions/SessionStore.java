@@ -1,6 +1,7 @@
 package dev.memsidecar.core.sessions;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,19 +10,23 @@ import java.util.Set;
  * Where sessions are kept: every message verbatim, with the terms of the visible ones indexed for
  * ranked full-text search. The control store implements it ({@code core.control}, which this
  * package does not see). Every write is durable when its method returns ({@code kill -9} loses
- * nothing acknowledged). Sessions are keyed by workspace, user and session id ({@link SessionKey}):
- * no method reads across owners. Thread-safe.
+ * nothing acknowledged). The postings of a message (its terms in the index) are written behind its
+ * append ({@link #index}); until then the appender's own search counts them ({@link #bm25}'s {@code
+ * unwritten}), and after a crash they are written from the message ({@link #unindexed}). Sessions
+ * are keyed by workspace, user and session id ({@link SessionKey}): no method reads across owners.
+ * Thread-safe.
  */
 public interface SessionStore {
 
   /**
    * Appends {@code messages} to the session (creating it), in order, with sequence numbers after
    * its last; a message whose id the session already holds is not appended again and the stored one
-   * is returned in its place. One transaction.
+   * is returned in its place. One transaction. The visible messages appended are left unindexed:
+   * their postings are written by {@link #index}.
    *
    * @param messages with ids and times set
    * @param terms per message, the index terms of its visible text and of its context ({@link
-   *     IndexTerms#NONE} for a hidden message)
+   *     IndexTerms#NONE} for a hidden message): the message's and the owner's lengths count them
    * @return the messages as stored, in the given order
    */
   List<SessionMessage> append(
@@ -57,6 +62,25 @@ public interface SessionStore {
   }
 
   /**
+   * A visible message appended whose postings are not written yet: what {@link #index} writes for
+   * it, and what a search counts for it meanwhile.
+   */
+  record Unindexed(
+      SessionKey key, long sequence, Instant time, MessageRole role, IndexTerms terms) {}
+
+  /**
+   * Writes the postings of appended messages, each once: a message whose postings are written
+   * already (by this process or another), or that is deleted, is skipped. One transaction.
+   */
+  void index(List<Unindexed> messages);
+
+  /**
+   * Visible messages appended before {@code appendedBefore} whose postings are not written (a crash
+   * or another process left them), at most {@code limit}.
+   */
+  List<Keyed> unindexed(Instant appendedBefore, int limit);
+
+  /**
    * The newest {@code limit} visible messages of the session with a sequence below {@code
    * beforeSequence} and a time at or after {@code notBefore}, newest first.
    */
@@ -71,8 +95,16 @@ public interface SessionStore {
   /**
    * The {@code limit} visible messages of the owner's sessions that best match {@code terms} by
    * BM25 over the index terms, best first.
+   *
+   * @param unwritten messages whose postings may not be written yet, counted as if they were (a
+   *     message written meanwhile counts once; those of other owners are left out)
    */
-  List<Match> bm25(SessionKey.Owner owner, Set<String> terms, Filter filter, int limit);
+  List<Match> bm25(
+      SessionKey.Owner owner,
+      Set<String> terms,
+      Filter filter,
+      int limit,
+      Collection<Unindexed> unwritten);
 
   /** A message of a session by its sequence number, or null when there is none. */
   SessionMessage message(SessionKey key, long sequence);

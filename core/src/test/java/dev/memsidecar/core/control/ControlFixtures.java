@@ -13,7 +13,9 @@ import dev.memsidecar.core.run.EndRunResult;
 import dev.memsidecar.core.run.RunSnapshot;
 import dev.memsidecar.core.sessions.MessageRole;
 import dev.memsidecar.core.sessions.SessionHit;
+import dev.memsidecar.core.sessions.SessionKey;
 import dev.memsidecar.core.sessions.SessionMessage;
+import dev.memsidecar.core.sessions.SessionStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -168,4 +170,21 @@ final class ControlFixtures {
           "CREATE INDEX tool_denials_by_workspace ON tool_denials (workspace_id, denied_at, seq)",
           "CREATE INDEX tool_denials_by_tool ON tool_denials"
               + " (workspace_id, tool_name, denied_at, seq)");
+
+  /** Appends messages and writes their postings, as a session service does behind the append. */
+  static void appendAndIndex(
+      SqlControlStore store,
+      SessionKey key,
+      List<SessionMessage> messages,
+      List<SessionStore.IndexTerms> terms,
+      Instant now) {
+    List<SessionMessage> stored = store.append(key, "", messages, terms, now);
+    List<SessionStore.Unindexed> unindexed = new ArrayList<>();
+    for (int i = 0; i < stored.size(); i++) {
+      SessionMessage m = stored.get(i);
+      unindexed.add(
+          new SessionStore.Unindexed(key, m.sequence(), m.time(), m.role(), terms.get(i)));
+    }
+    store.index(unindexed);
+  }
 }

@@ -58,9 +58,11 @@ class TestControlSchemaMigration {
     SqlControlStore.open(dataDir).close();
     try (Connection c = connect()) {
       assertEquals(
-          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL", "9 JDBC"),
+          List.of(
+              "1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL", "9 JDBC",
+              "10 SQL"),
           column(c, HISTORY));
-      assertEquals(List.of("9"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("10"), column(c, "SELECT version FROM control_schema"));
     }
   }
 
@@ -158,9 +160,18 @@ class TestControlSchemaMigration {
     }
     try (Connection c = connect()) {
       assertEquals(
-          List.of("2 BASELINE", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL", "9 JDBC"),
+          List.of(
+              "2 BASELINE",
+              "3 SQL",
+              "4 SQL",
+              "5 SQL",
+              "6 SQL",
+              "7 SQL",
+              "8 SQL",
+              "9 JDBC",
+              "10 SQL"),
           column(c, HISTORY));
-      assertEquals(List.of("9"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("10"), column(c, "SELECT version FROM control_schema"));
     }
   }
 
@@ -180,37 +191,44 @@ class TestControlSchemaMigration {
             new SessionStore.IndexTerms(
                 Map.of("noted", 1, "seven", 1), Map.of("violin", 1, "recital", 1, "seven", 1)));
     try (SqlControlStore store = SqlControlStore.open(dataDir)) {
-      store.append(trip, "", said, terms, t);
+      ControlFixtures.appendAndIndex(store, trip, said, terms, t);
     }
-    // Back to the layout of version 8: the postings under their primary key, no index by term.
+    // Back to the layout of version 8: the postings under their primary key, no index by term,
+    // written with their messages.
     try (Connection c = connect();
         Statement st = c.createStatement()) {
       st.execute("DROP INDEX session_terms_by_term");
       st.execute(
           "ALTER TABLE session_terms ADD PRIMARY KEY (workspace_id, user_id, term, session_id,"
               + " seq)");
-      st.execute("DELETE FROM \"control_schema_history\" WHERE \"version\" = '9'");
+      st.execute("DROP TABLE session_unindexed");
+      st.execute("DELETE FROM \"control_schema_history\" WHERE \"version\" IN ('9', '10')");
       st.execute("UPDATE control_schema SET version = 8");
     }
     try (SqlControlStore store = SqlControlStore.open(dataDir)) {
       assertEquals(
           List.of(1L, 2L),
-          store.bm25(trip.owner(), Set.of("violin"), SessionStore.Filter.NONE, 10).stream()
+          store
+              .bm25(trip.owner(), Set.of("violin"), SessionStore.Filter.NONE, 10, List.of())
+              .stream()
               .map(SessionStore.Match::sequence)
               .toList());
-      store.append(
+      ControlFixtures.appendAndIndex(
+          store,
           trip,
-          "",
           List.of(
               SessionMessage.of(MessageRole.USER, "Alice", "bring the violin", t)
                   .stored("m3", "trip", 0, t)),
           List.of(new SessionStore.IndexTerms(Map.of("bring", 1, "violin", 1), Map.of())),
           t);
       assertEquals(
-          3, store.bm25(trip.owner(), Set.of("violin"), SessionStore.Filter.NONE, 10).size());
+          3,
+          store
+              .bm25(trip.owner(), Set.of("violin"), SessionStore.Filter.NONE, 10, List.of())
+              .size());
     }
     try (Connection c = connect()) {
-      assertEquals(List.of("9"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("10"), column(c, "SELECT version FROM control_schema"));
       // A search reads a term's postings from the index by term, which holds every column it
       // reads: no posting's row is looked up.
       String plan =

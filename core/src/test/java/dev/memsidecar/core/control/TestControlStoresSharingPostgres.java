@@ -117,12 +117,14 @@ class TestControlStoresSharingPostgres {
     List<SqlControlStore> stores = atOnce(opens);
     try (Connection c = pg.connect()) {
       assertEquals(
-          List.of("1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL", "9 JDBC"),
+          List.of(
+              "1 SQL", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL", "7 SQL", "8 SQL", "9 JDBC",
+              "10 SQL"),
           column(
               c,
               "SELECT version || ' ' || type FROM control_schema_history"
                   + " WHERE version IS NOT NULL ORDER BY installed_rank"));
-      assertEquals(List.of("9"), column(c, "SELECT version FROM control_schema"));
+      assertEquals(List.of("10"), column(c, "SELECT version FROM control_schema"));
       // Version 9: the postings are searched from the index by term, under no primary key.
       assertEquals(
           List.of("session_terms_by_message", "session_terms_by_term"),
@@ -433,7 +435,12 @@ class TestControlStoresSharingPostgres {
                   MessageRole.USER, "", "the violin recital is at seven", clock.instant()),
               SessionMessage.of(MessageRole.ASSISTANT, "", "noted, seven it is", clock.instant())),
           RequestOptions.DEFAULT);
-      // Words: through the postings in the database, at once.
+      // Words: through the postings in the database, once A has written them behind its append.
+      long written = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (a.postingsPending() > 0 && System.nanoTime() < written) {
+        Thread.onSpinWait();
+      }
+      assertEquals(0, a.postingsPending());
       List<SessionHit> hits =
           b.search(scope, new SessionService.Query("violin", SessionStore.Filter.NONE, 5));
       assertEquals("the violin recital is at seven", hits.get(0).message().content());
@@ -468,9 +475,9 @@ class TestControlStoresSharingPostgres {
       writers.add(
           () -> {
             for (int n = 0; n < perStore; n++) {
-              s.append(
+              ControlFixtures.appendAndIndex(
+                  s,
                   key,
-                  "coder",
                   List.of(
                       SessionMessage.of(MessageRole.USER, "", who + " says " + n, T0)
                           .stored(who + "-" + n, key.sessionId(), 0, T0)),
@@ -490,7 +497,9 @@ class TestControlStoresSharingPostgres {
     }
     // The index and its totals agree: each store's word is in exactly its messages.
     List<SessionStore.Match> says =
-        stores.get(1).bm25(key.owner(), Set.of("store2"), SessionStore.Filter.NONE, 1000);
+        stores
+            .get(1)
+            .bm25(key.owner(), Set.of("store2"), SessionStore.Filter.NONE, 1000, List.of());
     assertEquals(perStore, says.size());
   }
 

@@ -516,7 +516,7 @@ class TestToolRuleTables {
       assertEquals(1, migrated.toolStats(ACME, "send_email").denials());
     }
     assertEquals(ControlSchema.VERSION, schemaVersion(url));
-    assertEquals(9, ControlSchema.VERSION);
+    assertEquals(10, ControlSchema.VERSION);
     // Opening again neither migrates again nor loses anything.
     try (SqlControlStore again = SqlControlStore.open(oldDir)) {
       assertEquals(Optional.of(result), again.endRun(alice, "run-1"));

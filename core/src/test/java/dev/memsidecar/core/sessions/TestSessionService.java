@@ -9,6 +9,8 @@ import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.core.control.ControlStoresForTests;
 import dev.memsidecar.core.control.SqlControlStore;
 import dev.memsidecar.toolkit.HashEmbedder;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +19,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -222,5 +225,177 @@ class TestSessionService {
               .toList());
       sessions.close();
     }
+  }
+
+  @Test
+  void aMessageIsFoundTheMomentItsAppendReturnsWhileItsPostingsAreWrittenBehind() throws Exception {
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
+      CountDownLatch release = new CountDownLatch(1);
+      SessionService sessions =
+          new SessionService(
+              heldBack(store, release),
+              new HashEmbedder(),
+              Clock.fixed(NOW, ZoneOffset.UTC),
+              SessionConfig.DEFAULT);
+      Scope scope = new Scope("ws", "u", "", "s");
+      sessions.append(
+          scope,
+          List.of(
+              SessionMessage.of(MessageRole.USER, "", "the violin recital is at seven", NOW),
+              SessionMessage.of(MessageRole.ASSISTANT, "", "noted, see you there", NOW)),
+          RequestOptions.DEFAULT);
+      long vectors = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (sessions.vectorsPending() > 0 && System.nanoTime() < vectors) {
+        Thread.sleep(5);
+      }
+      SessionService.Query q = new SessionService.Query("violin", SessionStore.Filter.NONE, 10);
+      List<SessionHit> before = sessions.search(scope, q);
+      assertEquals(2, sessions.postingsPending());
+      assertEquals(
+          List.of(),
+          store.bm25(
+              new SessionKey.Owner("ws", "u"),
+              Set.of("violin"),
+              SessionStore.Filter.NONE,
+              10,
+              List.of()));
+      // The message, and the reply by the words of the message before it.
+      assertEquals(2, before.size());
+      assertEquals("the violin recital is at seven", before.get(0).message().content());
+      release.countDown();
+      awaitWritten(sessions);
+      List<SessionHit> after = sessions.search(scope, q);
+      assertEquals(scores(before), scores(after)); // counted once, written or not
+      assertEquals(
+          2,
+          store
+              .bm25(
+                  new SessionKey.Owner("ws", "u"),
+                  Set.of("violin"),
+                  SessionStore.Filter.NONE,
+                  10,
+                  List.of())
+              .size());
+      sessions.close();
+    }
+  }
+
+  @Test
+  void postingsACrashLeftUnwrittenAreWrittenAtTheNextStartOnce() throws Exception {
+    SessionKey key = new SessionKey("ws", "u", "s");
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
+      CountDownLatch never = new CountDownLatch(1);
+      SessionService crashed =
+          new SessionService(
+              heldBack(store, never),
+              new HashEmbedder(),
+              Clock.fixed(NOW, ZoneOffset.UTC),
+              SessionConfig.DEFAULT);
+      crashed.append(
+          new Scope("ws", "u", "", "s"),
+          List.of(
+              SessionMessage.of(MessageRole.USER, "", "What are these shoes for?", NOW),
+              SessionMessage.of(MessageRole.ASSISTANT, "", "For running.", NOW)),
+          RequestOptions.DEFAULT);
+      assertEquals(2, store.unindexed(Instant.MAX, 10).size());
+      // Its postings never written (the process died): the next service writes them from the
+      // messages, the reply with the words of the message before it.
+      SessionService next =
+          new SessionService(
+              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (!store.unindexed(Instant.MAX, 10).isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertEquals(List.of(), store.unindexed(Instant.MAX, 10));
+      List<SessionStore.Match> shoes =
+          store.bm25(key.owner(), Set.of("shoe"), SessionStore.Filter.NONE, 10, List.of());
+      assertEquals(
+          List.of(1L, 2L), shoes.stream().map(SessionStore.Match::sequence).sorted().toList());
+      // Written once: writing them again (a retry, another process) changes nothing.
+      store.index(
+          List.of(
+              new SessionStore.Unindexed(
+                  key,
+                  1,
+                  NOW,
+                  MessageRole.USER,
+                  new SessionStore.IndexTerms(Map.of("shoe", 1), Map.of()))));
+      assertEquals(
+          shoes, store.bm25(key.owner(), Set.of("shoe"), SessionStore.Filter.NONE, 10, List.of()));
+      next.close();
+    }
+  }
+
+  @Test
+  void aSessionDeletedBeforeItsPostingsAreWrittenLeavesNone() throws Exception {
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
+      CountDownLatch release = new CountDownLatch(1);
+      SessionService sessions =
+          new SessionService(
+              heldBack(store, release),
+              new HashEmbedder(),
+              Clock.fixed(NOW, ZoneOffset.UTC),
+              SessionConfig.DEFAULT);
+      Scope kept = new Scope("ws", "u", "", "kept");
+      Scope gone = new Scope("ws", "u", "", "gone");
+      sessions.append(
+          kept,
+          List.of(SessionMessage.of(MessageRole.USER, "", "kayak on sunday", NOW)),
+          RequestOptions.DEFAULT);
+      sessions.append(
+          gone,
+          List.of(SessionMessage.of(MessageRole.USER, "", "kayak and violin", NOW)),
+          RequestOptions.DEFAULT);
+      assertEquals(1, sessions.delete(gone, RequestOptions.DEFAULT));
+      // Not found while its postings wait, nor once they were to be written.
+      SessionService.Query violin =
+          new SessionService.Query("violin", SessionStore.Filter.NONE, 10);
+      assertTrue(saysNothingOf(sessions.search(kept, violin), "violin"));
+      release.countDown();
+      awaitWritten(sessions);
+      assertTrue(saysNothingOf(sessions.search(kept, violin), "violin"));
+      SessionKey.Owner owner = new SessionKey.Owner("ws", "u");
+      assertEquals(
+          List.of(), store.bm25(owner, Set.of("violin"), SessionStore.Filter.NONE, 10, List.of()));
+      assertEquals(
+          1, store.bm25(owner, Set.of("kayak"), SessionStore.Filter.NONE, 10, List.of()).size());
+      assertEquals(List.of(), store.unindexed(Instant.MAX, 10));
+      sessions.close();
+    }
+  }
+
+  /** The store, whose {@link SessionStore#index} waits for {@code release} (a slow writer). */
+  private static SessionStore heldBack(SessionStore store, CountDownLatch release) {
+    return (SessionStore)
+        Proxy.newProxyInstance(
+            SessionStore.class.getClassLoader(),
+            new Class<?>[] {SessionStore.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("index")) {
+                release.await();
+              }
+              try {
+                return method.invoke(store, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  private static void awaitWritten(SessionService sessions) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (sessions.postingsPending() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertEquals(0, sessions.postingsPending());
+  }
+
+  private static boolean saysNothingOf(List<SessionHit> hits, String word) {
+    return hits.stream().noneMatch(h -> h.message().content().contains(word));
+  }
+
+  private static List<Float> scores(List<SessionHit> hits) {
+    return hits.stream().map(SessionHit::score).toList();
   }
 }
