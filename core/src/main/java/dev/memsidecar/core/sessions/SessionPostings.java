@@ -102,7 +102,14 @@ final class SessionPostings implements AutoCloseable {
       return;
     }
     for (SessionStore.Unindexed u : messages) {
-      unwritten.computeIfAbsent(u.key().owner(), o -> new ConcurrentHashMap<>()).put(Ref.of(u), u);
+      // Atomic with the removal of an owner's last one (written), which drops the owner's map.
+      unwritten.compute(
+          u.key().owner(),
+          (o, m) -> {
+            Map<Ref, SessionStore.Unindexed> mine = m == null ? new ConcurrentHashMap<>() : m;
+            mine.put(Ref.of(u), u);
+            return mine;
+          });
       queue.add(u);
     }
     worker.execute(this::flush);
@@ -147,12 +154,7 @@ final class SessionPostings implements AutoCloseable {
                 + RETRY_AFTER.toMillis()
                 + " ms",
             e);
-        // Back in front of what came later, in order.
-        List<SessionStore.Unindexed> rest = new ArrayList<>(batch);
-        for (SessionStore.Unindexed u; (u = queue.poll()) != null; ) {
-          rest.add(u);
-        }
-        queue.addAll(rest);
+        queue.addAll(batch); // in any order: each message is claimed on its own
         worker.schedule(this::flush, RETRY_AFTER.toMillis(), TimeUnit.MILLISECONDS);
         return;
       }
@@ -163,10 +165,12 @@ final class SessionPostings implements AutoCloseable {
   /** Forgets messages whose postings are written: searches read them from the store. */
   private void written(List<SessionStore.Unindexed> batch) {
     for (SessionStore.Unindexed u : batch) {
-      Map<Ref, SessionStore.Unindexed> m = unwritten.get(u.key().owner());
-      if (m != null) {
-        m.remove(Ref.of(u));
-      }
+      unwritten.computeIfPresent(
+          u.key().owner(),
+          (o, m) -> {
+            m.remove(Ref.of(u));
+            return m.isEmpty() ? null : m;
+          });
     }
   }
 

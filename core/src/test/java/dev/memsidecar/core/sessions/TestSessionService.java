@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -361,6 +362,54 @@ class TestSessionService {
       assertEquals(
           1, store.bm25(owner, Set.of("kayak"), SessionStore.Filter.NONE, 10, List.of()).size());
       assertEquals(List.of(), store.unindexed(Instant.MAX, 10));
+      sessions.close();
+    }
+  }
+
+  @Test
+  void postingsWhoseWriteFailedAreWrittenLaterAndFoundMeanwhile() throws Exception {
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
+      AtomicInteger failures = new AtomicInteger(1);
+      SessionStore failingOnce =
+          (SessionStore)
+              Proxy.newProxyInstance(
+                  SessionStore.class.getClassLoader(),
+                  new Class<?>[] {SessionStore.class},
+                  (proxy, method, args) -> {
+                    if (method.getName().equals("index") && failures.getAndDecrement() > 0) {
+                      throw new IllegalStateException("the database is down");
+                    }
+                    try {
+                      return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                      throw e.getCause();
+                    }
+                  });
+      SessionService sessions =
+          new SessionService(
+              failingOnce,
+              new HashEmbedder(),
+              Clock.fixed(NOW, ZoneOffset.UTC),
+              SessionConfig.DEFAULT);
+      Scope scope = new Scope("ws", "u", "", "s");
+      sessions.append(
+          scope,
+          List.of(SessionMessage.of(MessageRole.USER, "", "the kestrel nests under the roof", NOW)),
+          RequestOptions.DEFAULT);
+      SessionService.Query q = new SessionService.Query("kestrel", SessionStore.Filter.NONE, 10);
+      assertEquals(1, sessions.search(scope, q).size());
+      awaitWritten(sessions);
+      assertTrue(failures.get() < 0, "the first write failed, a later one wrote them");
+      assertEquals(
+          1,
+          store
+              .bm25(
+                  new SessionKey.Owner("ws", "u"),
+                  Set.of("kestrel"),
+                  SessionStore.Filter.NONE,
+                  10,
+                  List.of())
+              .size());
       sessions.close();
     }
   }
