@@ -58,6 +58,14 @@ final class SessionTables {
   private static final String SELECT_MESSAGES =
       "SELECT " + MESSAGE_COLUMNS + " FROM " + ControlSchema.SESSION_MESSAGES + " WHERE " + KEY;
 
+  /** Messages with their owners, from {@code session_messages m}: the start of a query. */
+  static final String KEYED_MESSAGES =
+      "SELECT m.workspace_id, m.user_id, "
+          + MESSAGE_COLUMNS.replaceAll("(^|, )", "$1m.")
+          + " FROM "
+          + ControlSchema.SESSION_MESSAGES
+          + " m";
+
   private final ControlDatabase db;
 
   SessionTables(ControlDatabase db) {
@@ -359,29 +367,31 @@ final class SessionTables {
         c -> {
           try (PreparedStatement st =
               c.prepareStatement(
-                  "SELECT m.workspace_id, m.user_id, "
-                      + MESSAGE_COLUMNS.replaceAll("(^|, )", "$1m.")
-                      + " FROM "
+                  KEYED_MESSAGES
+                      + " JOIN "
                       + ControlSchema.SESSION_UNINDEXED
-                      + " u JOIN "
-                      + ControlSchema.SESSION_MESSAGES
-                      + " m ON m.workspace_id = u.workspace_id AND m.user_id = u.user_id"
-                      + " AND m.session_id = u.session_id AND m.seq = u.seq"
+                      + " u ON u.workspace_id = m.workspace_id AND u.user_id = m.user_id"
+                      + " AND u.session_id = m.session_id AND u.seq = m.seq"
                       + " WHERE u.appended_at < ? LIMIT ?")) {
             st.setLong(1, ControlSchema.nanos(appendedBefore));
             st.setInt(2, limit);
-            List<SessionStore.Keyed> out = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery()) {
-              while (rs.next()) {
-                SessionMessage m = message(rs, 2);
-                out.add(
-                    new SessionStore.Keyed(
-                        new SessionKey(rs.getString(1), rs.getString(2), m.sessionId()), m));
-              }
-            }
-            return out;
+            return keyed(st);
           }
         });
+  }
+
+  /** The messages a query starting with {@link #KEYED_MESSAGES} reads, with their sessions. */
+  static List<SessionStore.Keyed> keyed(PreparedStatement st) throws SQLException {
+    List<SessionStore.Keyed> out = new ArrayList<>();
+    try (ResultSet rs = st.executeQuery()) {
+      while (rs.next()) {
+        SessionMessage m = message(rs, 2);
+        out.add(
+            new SessionStore.Keyed(
+                new SessionKey(rs.getString(1), rs.getString(2), m.sessionId()), m));
+      }
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- reads

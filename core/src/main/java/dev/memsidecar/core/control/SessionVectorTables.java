@@ -2,7 +2,6 @@ package dev.memsidecar.core.control;
 
 import dev.memsidecar.core.sessions.MessageRole;
 import dev.memsidecar.core.sessions.SessionKey;
-import dev.memsidecar.core.sessions.SessionMessage;
 import dev.memsidecar.core.sessions.SessionStore;
 import dev.memsidecar.jdbc.Database;
 import java.nio.ByteBuffer;
@@ -125,27 +124,15 @@ final class SessionVectorTables {
         c -> {
           try (PreparedStatement st =
               c.prepareStatement(
-                  "SELECT m.workspace_id, m.user_id, "
-                      + SessionTables.MESSAGE_COLUMNS.replaceAll("(^|, )", "$1m.")
-                      + " FROM "
-                      + ControlSchema.SESSION_MESSAGES
-                      + " m LEFT JOIN "
+                  SessionTables.KEYED_MESSAGES
+                      + " LEFT JOIN "
                       + ControlSchema.SESSION_VECTORS
                       + " v ON v.workspace_id = m.workspace_id AND v.user_id = m.user_id"
                       + " AND v.session_id = m.session_id AND v.seq = m.seq AND v.embedder = ?"
                       + " WHERE m.visible = TRUE AND v.vseq IS NULL LIMIT ?")) {
             st.setString(1, embedder);
             st.setInt(2, limit);
-            List<SessionStore.Keyed> out = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery()) {
-              while (rs.next()) {
-                SessionMessage m = SessionTables.message(rs, 2);
-                out.add(
-                    new SessionStore.Keyed(
-                        new SessionKey(rs.getString(1), rs.getString(2), m.sessionId()), m));
-              }
-            }
-            return out;
+            return SessionTables.keyed(st);
           }
         });
   }

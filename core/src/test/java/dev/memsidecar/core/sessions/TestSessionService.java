@@ -54,9 +54,7 @@ class TestSessionService {
   @Test
   void bm25PrefersTheRarerWordAndTheShorterMessage() {
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
-      SessionService sessions =
-          new SessionService(
-              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      SessionService sessions = service(store);
       Scope scope = new Scope("ws", "u", "", "s");
       sessions.append(
           scope,
@@ -81,9 +79,7 @@ class TestSessionService {
   @Test
   void aReplyIsFoundByTheWordsOfTheMessageBeforeIt() {
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
-      SessionService sessions =
-          new SessionService(
-              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      SessionService sessions = service(store);
       Scope scope = new Scope("ws", "melanie", "", "s");
       // Two appends, as two runs: the reply's context is the question of the other append.
       sessions.append(
@@ -118,9 +114,7 @@ class TestSessionService {
   @Test
   void evidenceCarriesWhatAMessageAnswersAndWhatAnsweredIt() {
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
-      SessionService sessions =
-          new SessionService(
-              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      SessionService sessions = service(store);
       Scope scope = new Scope("ws", "melanie", "", "s");
       sessions.append(
           scope,
@@ -160,9 +154,7 @@ class TestSessionService {
   @Test
   void aSearchThatNamesAMonthFindsWhatWasSaidThen() {
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
-      SessionService sessions =
-          new SessionService(
-              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      SessionService sessions = service(store);
       Scope scope = new Scope("ws", "joanna", "", "s");
       Instant september = Instant.parse("2022-09-14T13:43:00Z");
       Instant january = Instant.parse("2023-01-20T10:00:00Z");
@@ -232,12 +224,7 @@ class TestSessionService {
   void aMessageIsFoundTheMomentItsAppendReturnsWhileItsPostingsAreWrittenBehind() throws Exception {
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
       CountDownLatch release = new CountDownLatch(1);
-      SessionService sessions =
-          new SessionService(
-              heldBack(store, release),
-              new HashEmbedder(),
-              Clock.fixed(NOW, ZoneOffset.UTC),
-              SessionConfig.DEFAULT);
+      SessionService sessions = service(heldBack(store, release));
       Scope scope = new Scope("ws", "u", "", "s");
       sessions.append(
           scope,
@@ -286,12 +273,7 @@ class TestSessionService {
     SessionKey key = new SessionKey("ws", "u", "s");
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
       CountDownLatch never = new CountDownLatch(1);
-      SessionService crashed =
-          new SessionService(
-              heldBack(store, never),
-              new HashEmbedder(),
-              Clock.fixed(NOW, ZoneOffset.UTC),
-              SessionConfig.DEFAULT);
+      SessionService crashed = service(heldBack(store, never));
       crashed.append(
           new Scope("ws", "u", "", "s"),
           List.of(
@@ -301,9 +283,7 @@ class TestSessionService {
       assertEquals(2, store.unindexed(Instant.MAX, 10).size());
       // Its postings never written (the process died): the next service writes them from the
       // messages, the reply with the words of the message before it.
-      SessionService next =
-          new SessionService(
-              store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+      SessionService next = service(store);
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
       while (!store.unindexed(Instant.MAX, 10).isEmpty() && System.nanoTime() < deadline) {
         Thread.sleep(5);
@@ -332,12 +312,7 @@ class TestSessionService {
   void aSessionDeletedBeforeItsPostingsAreWrittenLeavesNone() throws Exception {
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
       CountDownLatch release = new CountDownLatch(1);
-      SessionService sessions =
-          new SessionService(
-              heldBack(store, release),
-              new HashEmbedder(),
-              Clock.fixed(NOW, ZoneOffset.UTC),
-              SessionConfig.DEFAULT);
+      SessionService sessions = service(heldBack(store, release));
       Scope kept = new Scope("ws", "u", "", "kept");
       Scope gone = new Scope("ws", "u", "", "gone");
       sessions.append(
@@ -370,27 +345,15 @@ class TestSessionService {
   void postingsWhoseWriteFailedAreWrittenLaterAndFoundMeanwhile() throws Exception {
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
       AtomicInteger failures = new AtomicInteger(1);
-      SessionStore failingOnce =
-          (SessionStore)
-              Proxy.newProxyInstance(
-                  SessionStore.class.getClassLoader(),
-                  new Class<?>[] {SessionStore.class},
-                  (proxy, method, args) -> {
-                    if (method.getName().equals("index") && failures.getAndDecrement() > 0) {
+      SessionService sessions =
+          service(
+              intercepted(
+                  store,
+                  () -> {
+                    if (failures.getAndDecrement() > 0) {
                       throw new IllegalStateException("the database is down");
                     }
-                    try {
-                      return method.invoke(store, args);
-                    } catch (InvocationTargetException e) {
-                      throw e.getCause();
-                    }
-                  });
-      SessionService sessions =
-          new SessionService(
-              failingOnce,
-              new HashEmbedder(),
-              Clock.fixed(NOW, ZoneOffset.UTC),
-              SessionConfig.DEFAULT);
+                  }));
       Scope scope = new Scope("ws", "u", "", "s");
       sessions.append(
           scope,
@@ -414,15 +377,20 @@ class TestSessionService {
     }
   }
 
-  /** The store, whose {@link SessionStore#index} waits for {@code release} (a slow writer). */
-  private static SessionStore heldBack(SessionStore store, CountDownLatch release) {
+  /** What a test does before each {@link SessionStore#index} of a store (wait, fail). */
+  private interface BeforeIndex {
+    void run() throws Exception;
+  }
+
+  /** The store, which runs {@code before} before each of its {@link SessionStore#index}. */
+  private static SessionStore intercepted(SessionStore store, BeforeIndex before) {
     return (SessionStore)
         Proxy.newProxyInstance(
             SessionStore.class.getClassLoader(),
             new Class<?>[] {SessionStore.class},
             (proxy, method, args) -> {
               if (method.getName().equals("index")) {
-                release.await();
+                before.run();
               }
               try {
                 return method.invoke(store, args);
@@ -430,6 +398,16 @@ class TestSessionService {
                 throw e.getCause();
               }
             });
+  }
+
+  /** The store, whose {@link SessionStore#index} waits for {@code release} (a slow writer). */
+  private static SessionStore heldBack(SessionStore store, CountDownLatch release) {
+    return intercepted(store, release::await);
+  }
+
+  private static SessionService service(SessionStore store) {
+    return new SessionService(
+        store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
   }
 
   private static void awaitWritten(SessionService sessions) throws InterruptedException {
