@@ -47,9 +47,10 @@ import java.util.Set;
  * it promises: {@link RunTables} (snapshots, EndRun results; first writer wins), {@link
  * DecisionTables} (the audit, in commit order), {@link ToolRuleTables} (one row per rule, and a
  * version per workspace) and {@link ToolStatsTables} (stats, failures, denials), {@link
- * SessionTables} (sessions, messages, their search index), {@link LearningTables} (run receipts,
- * tasks, skill effects), {@link SkillTables} (skill candidates, evidence, approvals, versions),
- * {@link MaintenanceTables} (maintenance runs and lease, pruning of the audit).
+ * SessionTables} (sessions, messages), {@link SessionTermTables} (their search index), {@link
+ * LearningTables} (run receipts, tasks, skill effects), {@link SkillTables} (skill candidates,
+ * evidence, approvals, versions), {@link MaintenanceTables} (maintenance runs and lease, pruning of
+ * the audit).
  *
  * <p>Every write is committed before its method returns. On H2, with {@code WRITE_DELAY=0}: a
  * {@code kill -9} of the process loses nothing acknowledged (a power cut may lose the last quarter
@@ -79,6 +80,7 @@ public final class SqlControlStore implements ControlStore {
   private final ToolRuleTables rules;
   private final ToolStatsTables stats;
   private final SessionTables sessions;
+  private final SessionTermTables postings;
   private final SessionVectorTables vectorTables;
   private final LearningTables learning;
   private final SkillTables skills;
@@ -91,6 +93,7 @@ public final class SqlControlStore implements ControlStore {
     this.rules = new ToolRuleTables(db);
     this.stats = new ToolStatsTables(db);
     this.sessions = new SessionTables(db);
+    this.postings = new SessionTermTables(db);
     this.vectorTables = new SessionVectorTables(db);
     this.learning = new LearningTables(db);
     this.skills = new SkillTables(db);
@@ -325,17 +328,17 @@ public final class SqlControlStore implements ControlStore {
       Filter filter,
       int limit,
       Collection<Unindexed> unwritten) {
-    return sessions.bm25(owner, terms, filter, limit, unwritten);
+    return postings.bm25(owner, terms, filter, limit, unwritten);
   }
 
   @Override
   public void index(List<Unindexed> messages) {
-    sessions.index(messages);
+    postings.index(messages);
   }
 
   @Override
   public List<Keyed> unindexed(Instant appendedBefore, int limit) {
-    return sessions.unindexed(appendedBefore, limit);
+    return postings.unindexed(appendedBefore, limit);
   }
 
   @Override
