@@ -14,6 +14,7 @@ import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.language.Languages;
 import dev.memsidecar.language.Terms;
+import dev.memsidecar.language.extraction.NamedPeriod;
 import dev.memsidecar.toolkit.HybridIndex;
 import dev.memsidecar.toolkit.HybridScore;
 import java.lang.System.Logger.Level;
@@ -94,6 +95,12 @@ public final class SessionService implements AutoCloseable {
 
   /** Candidates each side of the hybrid search (words, meaning) brings before the blend. */
   static final int CANDIDATES = 200;
+
+  /**
+   * What a query naming the day or month a message was said in ({@link NamedPeriod}: "on October
+   * 13, 2023", "in July 2023") adds to the message's hybrid score (clamped to 1).
+   */
+  static final double PERIOD_WEIGHT = 0.1;
 
   /** A service used in-process, without a server: its work behind yields to no call. */
   public SessionService(SessionStore store, Embedder embedder, Clock clock, SessionConfig config) {
@@ -409,7 +416,10 @@ public final class SessionService implements AutoCloseable {
   /**
    * The hybrid search: the BM25 matches of the query's words and the messages nearest its vector,
    * each scored by {@link HybridScore} (the formula and weights recalled facts are scored with, so
-   * BeginRun ranks facts and messages on one scale), best first; ties go to the newer message.
+   * BeginRun ranks facts and messages on one scale), best first; ties go to the newer message. A
+   * query that names a day or a month ({@link NamedPeriod}) brings the messages said then (with a
+   * vector; the nearest {@value #CANDIDATES}) as candidates too, and adds {@value #PERIOD_WEIGHT}
+   * to their score: "what did we decide on March 3, 2024?" leans to what was said that day.
    *
    * @param replies whether each hit carries the messages around it ({@link SessionHit#replyTo},
    *     {@link SessionHit#answeredBy}), read with it in one query
@@ -451,8 +461,11 @@ public final class SessionService implements AutoCloseable {
     List<String> words = Terms.keywords(query);
     Set<String> queryWords = new HashSet<>(words);
     Map<String, String> names = new HashMap<>();
+    NamedPeriod period = NamedPeriod.in(query).orElse(null);
+    Set<String> saidThen = new HashSet<>();
     if (hasVector) {
       List<Map.Entry<String, Double>> nearest = new ArrayList<>();
+      List<Map.Entry<String, Double>> dated = new ArrayList<>();
       for (SessionStore.MessageVector v : vectors.of(owner)) {
         if (!passes(v, filter) || v.vector().length != qv.length) {
           continue;
@@ -460,17 +473,24 @@ public final class SessionService implements AutoCloseable {
         String k = v.key().sessionId() + "\n" + v.sequence();
         double cos = Math.max(0, Embedder.cosine(qv, v.vector()));
         names.put(k, v.name());
+        if (period != null
+            && period.contains(v.time().atZone(ZoneId.systemDefault()).toLocalDate())) {
+          saidThen.add(k);
+        }
         double[] s = scored.get(k);
         if (s != null) {
           s[0] = cos;
         } else {
-          nearest.add(Map.entry(k, cos));
+          (saidThen.contains(k) ? dated : nearest).add(Map.entry(k, cos));
           keys.put(k, v.key());
         }
       }
-      nearest.sort(Map.Entry.<String, Double>comparingByValue().reversed());
-      for (Map.Entry<String, Double> e : nearest.subList(0, Math.min(CANDIDATES, nearest.size()))) {
-        scored.computeIfAbsent(e.getKey(), x -> new double[2])[0] = e.getValue();
+      // The nearest by meaning, and as many of those said in the period the query names.
+      for (List<Map.Entry<String, Double>> side : List.of(nearest, dated)) {
+        side.sort(Map.Entry.<String, Double>comparingByValue().reversed());
+        for (Map.Entry<String, Double> e : side.subList(0, Math.min(CANDIDATES, side.size()))) {
+          scored.computeIfAbsent(e.getKey(), x -> new double[2])[0] = e.getValue();
+        }
       }
     }
     double weight = HybridScore.meaningWeightFor(vectors.embedder().name());
@@ -479,11 +499,12 @@ public final class SessionService implements AutoCloseable {
       double[] s = e.getValue();
       String name = names.getOrDefault(e.getKey(), "").toLowerCase(Locale.ROOT);
       boolean speaker = !name.isEmpty() && queryWords.contains(name);
-      ranked.add(
-          Map.entry(
-              e.getKey(),
-              HybridScore.of(
-                  weight, hasVector, hasWords, s[0], best > 0 ? s[1] / best : 0, speaker)));
+      float score =
+          HybridScore.of(weight, hasVector, hasWords, s[0], best > 0 ? s[1] / best : 0, speaker);
+      if (saidThen.contains(e.getKey())) {
+        score = (float) Math.min(1.0, score + PERIOD_WEIGHT);
+      }
+      ranked.add(Map.entry(e.getKey(), score));
     }
     ranked.sort(
         Map.Entry.<String, Float>comparingByValue()

@@ -177,6 +177,39 @@ class TestSessionService {
   }
 
   @Test
+  void aSearchThatNamesADayLeansToWhatWasSaidThatDay() throws InterruptedException {
+    try (SqlControlStore store = ControlStoresForTests.open(data)) {
+      SessionService sessions = service(store);
+      Scope scope = new Scope("ws", "melanie", "", "s");
+      String thatDay = "Here is my painting of the lake, finished at last.";
+      String otherDay = "Here is my painting of the lake.";
+      sessions.append(
+          scope,
+          List.of(
+              SessionMessage.of(
+                  MessageRole.USER, "Melanie", thatDay, Instant.parse("2023-10-13T18:00:00Z")),
+              SessionMessage.of(
+                  MessageRole.USER, "Melanie", otherDay, Instant.parse("2023-10-02T18:00:00Z"))),
+          RequestOptions.DEFAULT);
+      awaitVectors(sessions); // the day is read from a message's vector row
+      // The other day's message is shorter, and the month and year both were said in are the same.
+      List<String> undated =
+          sessions.evidence(scope, "Which painting of the lake did Melanie share?", 10).stream()
+              .map(h -> h.message().content())
+              .toList();
+      assertEquals(List.of(otherDay, thatDay), undated);
+      List<SessionHit> dated =
+          sessions.evidence(
+              scope, "Which painting of the lake did Melanie share on October 13, 2023?", 10);
+      assertEquals(
+          List.of(thatDay, otherDay),
+          dated.stream().map(h -> h.message().content()).toList(),
+          () -> scores(dated).toString());
+      sessions.close();
+    }
+  }
+
+  @Test
   void theModelReadsAMessageAfterTheEndOfTheOneBeforeIt() {
     SessionMessage question =
         SessionMessage.of(MessageRole.ASSISTANT, "Caroline", "What are they for?", NOW);
@@ -232,10 +265,7 @@ class TestSessionService {
               SessionMessage.of(MessageRole.USER, "", "the violin recital is at seven", NOW),
               SessionMessage.of(MessageRole.ASSISTANT, "", "noted, see you there", NOW)),
           RequestOptions.DEFAULT);
-      long vectors = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (sessions.vectorsPending() > 0 && System.nanoTime() < vectors) {
-        Thread.sleep(5);
-      }
+      awaitVectors(sessions);
       SessionService.Query q = new SessionService.Query("violin", SessionStore.Filter.NONE, 10);
       List<SessionHit> before = sessions.search(scope, q);
       assertEquals(2, sessions.postingsPending());
@@ -416,6 +446,14 @@ class TestSessionService {
       Thread.sleep(5);
     }
     assertEquals(0, sessions.postingsPending());
+  }
+
+  private static void awaitVectors(SessionService sessions) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (sessions.vectorsPending() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertEquals(0, sessions.vectorsPending());
   }
 
   private static boolean saysNothingOf(List<SessionHit> hits, String word) {
