@@ -33,11 +33,35 @@ public final class WorkspaceTokens {
 
   /** The canonical tokens of {@code text}, in order, without trailing punctuation. */
   public static List<String> of(String text) {
+    if (!mayHold(text)) {
+      return List.of();
+    }
     List<String> out = new ArrayList<>();
     Matcher m = TOKEN.matcher(text);
     while (m.find()) {
       out.add(m.group().replaceAll("[.,;:)]+$", ""));
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * Whether {@code text} may hold a token: every form needs a digit, '_', '@', '/' or a '.' before
+   * a lower-case letter ("example.com"). Most sentences of a conversation have none, and the
+   * pattern, tried at every position, costs far more than this look.
+   */
+  private static boolean mayHold(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '_' || c == '@' || c == '/' || c >= '0' && c <= '9') {
+        return true;
+      }
+      if (c == '.' && i + 1 < text.length()) {
+        char next = text.charAt(i + 1);
+        if (next >= 'a' && next <= 'z') {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 }
