@@ -330,6 +330,12 @@ class TestRulesExtractor {
             "How are you doing, Caroline?",
             "I'm good, thanks! How about you?",
             "Aww, thanks so much Caroline!! That means a lot!",
+            "Well see you later Caroline.",
+            "Alright, see you tomorrow.",
+            "Got it Mel, I'll see you soon!",
+            "Sure thing Mel.",
+            "Long time no chat, Mel!",
+            "Haven't seen you since we last talked.",
             "你好",
             "谢谢",
             "再见",
@@ -346,6 +352,15 @@ class TestRulesExtractor {
   @Test
   void whatFollowsAGreetingIsKept() {
     Map<String, String> dated = Map.of("session_date", "2023-05-08", "user_name", "Caroline");
+    assertEquals(
+        "Caroline just got a new job at Google. (said on 8 May 2023)",
+        only(extract("Long time no chat. I just got a new job at Google.", "", dated)).content());
+    // A sign-off that says where and when is a plan.
+    assertTrue(
+        only(extract(
+                "Got it, I'll see you at the pottery fair in Portland next Saturday!", "", dated))
+            .content()
+            .contains("pottery fair in Portland"));
     assertEquals(
         "Caroline just got a new job at Google. (said on 8 May 2023)",
         only(extract("Hey Mel! I just got a new job at Google.", "", dated)).content());

@@ -205,15 +205,16 @@ final class EnglishExtractionLexicon implements ExtractionLexicon {
   /** Leading interjections and forms of address, stripped before a sentence is judged. */
   private static final Pattern LEADING_CHATTER =
       Pattern.compile(
-          "(?i)^(?:(?:hey|hi|hello|yo|oh|ooh|wow|whoa|woah|aw+|yeah|yea|yep|yes|yup|no|nah|nope|ok|okay|sure|well|so|hmm+|haha+|hah|lol|omg|gosh|ah+|um+|uh+|thanks|thank"
-              + " you|ty|cool|nice|great"
+          "(?i)^(?:(?:hey|hi|hello|yo|oh|ooh|wow|whoa|woah|aw+|yeah|yea|yep|yes|yup|no|nah|nope|ok|okay|alright|all"
+              + " right|got it|gotcha|sure thing|sure|well|so|hmm+|haha+|hah"
+              + "|lol|omg|gosh|ah+|um+|uh+|thanks|thank you|ty|cool|nice|great"
               + "|awesome|sweet|totally|absolutely|definitely|exactly|true|right|indeed|congrats|congratulations|btw|by"
               + " the way|anyway|anyways|on another note|on a different note|speaking of"
               + " which|speaking of that|also|plus|and|but|honestly|basically|ha|hey there|good to"
               + " see you|great to hear from you|good to hear from you|nice to hear from you|long"
-              + " time no see|i know|you know|i see|guess what|fun fact|funny enough|for sure|of"
-              + " course|oh man|man|dude|buddy|bro|friend|haha yeah|yeah yeah|omg yes|oh yeah|oh"
-              + " wow|wow,? that's|aww+|yay|whew|phew)(?:\\s+(?:so much|a"
+              + " time no (?:see|chat|talk|speak)|i know|you know|i see|guess what|fun fact|funny"
+              + " enough|for sure|of course|oh man|man|dude|buddy|bro|friend|haha yeah|yeah"
+              + " yeah|omg yes|oh yeah|oh wow|wow,? that's|aww+|yay|whew|phew)(?:\\s+(?:so much|a"
               + " lot|again|too|indeed|man|dude|buddy))?(?:\\s*,?\\s*(?-i:\\p{Lu}\\p{Ll}+))?"
               + "\\s*[,!.:;~-]+\\s*)+");
 

@@ -28,20 +28,28 @@ final class EnglishStatements implements StatementReader {
   private final EnglishQuestions questions = new EnglishQuestions();
   private final EnglishVoice voice = new EnglishVoice();
 
-  /** Closers and replies that tell nothing: "Talk soon", "Glad to hear", "Sounds fun". */
+  /**
+   * Closers and replies that tell nothing: "Talk soon", "Glad to hear", "Sounds fun", "Well see you
+   * later", "I'll see you soon" (not "I'll see you at the conference in Paris"), "Haven't seen you
+   * since we last talked".
+   */
   private static final Pattern CLOSER =
       Pattern.compile(
-          "(?i)^(?:talk (?:to you )?(?:soon|later)|ttyl|later\\b|see (?:you|ya)|bye|goodbye|take"
-              + " care|catch (?:you|ya)|have a (?:good|great|nice|wonderful|lovely|fun)|good"
-              + " night|goodnight|good luck|best of luck|enjoy|hope you|hope all|hope it|hope"
-              + " that|i hope you|i hope it|i hope that|hope your|glad to hear|glad you|glad it|i'm"
-              + " glad|i am glad|so glad|good to (?:see|hear|know)|great to (?:see|hear|know)|nice"
-              + " to (?:see|hear|know)|can't wait to (?:hear|see)|let me know|keep (?:it up|up"
-              + " the|going|me posted|at it|pushing|rocking|shining|doing)|you (?:got|can do)"
-              + " this|you've got this|no worries|no problem|you're welcome|my"
-              + " pleasure|likewise|same here|me too|me neither|thanks|thank"
-              + " you|thx|cheers|congrats|congratulations|way to go|well done|good job|great"
-              + " job|nice job|sounds"
+          "(?i)^(?:(?:well|ok|okay|alright|all right|so|anyway|anyways)\\s+)?(?:talk (?:to you"
+              + " )?(?:soon|later)|ttyl|later\\b|see (?:you|ya)|(?:i'll|i will|we'll|we will) see"
+              + " (?:you|ya)(?: (?:soon|later|then|tomorrow|around|next time))?\\W*$|haven't"
+              + " (?:seen|talked to|heard from|chatted with) you (?:in (?:a while|ages|forever|so"
+              + " long|a long time)|for (?:a while|ages|so long)|since (?:we|our|the last"
+              + " time)[^,;]*)\\W*$|bye|goodbye|take care|catch (?:you|ya)|have a"
+              + " (?:good|great|nice|wonderful|lovely|fun)|good night|goodnight|good luck|best of"
+              + " luck|enjoy|hope you|hope all|hope it|hope that|i hope you|i hope it|i hope"
+              + " that|hope your|glad to hear|glad you|glad it|i'm glad|i am glad|so glad|good to"
+              + " (?:see|hear|know)|great to (?:see|hear|know)|nice to (?:see|hear|know)|can't wait"
+              + " to (?:hear|see)|let me know|keep (?:it up|up the|going|me posted|at"
+              + " it|pushing|rocking|shining|doing)|you (?:got|can do) this|you've got this|no"
+              + " worries|no problem|you're welcome|my pleasure|likewise|same here|me too|me"
+              + " neither|thanks|thank you|thx|cheers|congrats|congratulations|way to go|well"
+              + " done|good job|great job|nice job|sounds"
               + " (?:good|great|fun|awesome|amazing|like|lovely|wonderful|cool|interesting|exciting)|looks"
               + " (?:good|great|fun|awesome|amazing|like|lovely|wonderful|cool|beautiful)|that"
               + " (?:sounds|looks|seems|must|must've|would|'d)|i'm (?:so )?happy for|i'm (?:so"
