@@ -206,8 +206,9 @@ final class EnglishExtractionLexicon implements ExtractionLexicon {
   private static final Pattern LEADING_CHATTER =
       Pattern.compile(
           "(?i)^(?:(?:hey|hi|hello|yo|oh|ooh|wow|whoa|woah|aw+|yeah|yea|yep|yes|yup|no|nah|nope|ok|okay|alright|all"
-              + " right|got it|gotcha|sure thing|sure|well|so|hmm+|haha+|hah"
-              + "|lol|omg|gosh|ah+|um+|uh+|thanks|thank you|ty|cool|nice|great"
+              + " right|got it|gotcha|sure"
+              + " thing|sure|well|so|hmm+|haha+|hah|lol|omg|gosh|ah+|um+|uh+|thanks|thank"
+              + " you|ty|cool|nice|great"
               + "|awesome|sweet|totally|absolutely|definitely|exactly|true|right|indeed|congrats|congratulations|btw|by"
               + " the way|anyway|anyways|on another note|on a different note|speaking of"
               + " which|speaking of that|also|plus|and|but|honestly|basically|ha|hey there|good to"

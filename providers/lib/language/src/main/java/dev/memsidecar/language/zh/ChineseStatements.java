@@ -30,7 +30,7 @@ final class ChineseStatements implements StatementReader {
   /** Greetings, thanks and short replies: a sentence that opens with one and says little more. */
   private static final Pattern SMALL_TALK =
       Pattern.compile(
-          "^(?:你好|您好|嗨|嘿|喂|哈喽|哈啰|早上好|早安|中午好|下午好|晚上好|晚安|好久不见|谢谢|多谢|感谢|不客气|没关系|没问题|好的|好吧|好呀|好啊|嗯+|哈+|呵+|是的|对的|对啊|对呀|真的吗|是吗|太棒了|太好了|真棒|真好|不错|厉害|加油|辛苦了|再见|拜拜|回头聊|收到|明白|了解|知道了|恭喜|祝你|希望你|听起来|看起来|哇|啊|哦|噢|呃)"
+          "^(?:你好|您好|嗨|嘿|喂|哈喽|哈啰|早上好|早安|中午好|下午好|晚上好|晚安|好久不见|谢谢|多谢|感谢|不客气|没关系|没问题|好的|好吧|好呀|好啊|嗯+|哈+|呵+|是的|对的|对啊|对呀|真的吗|是吗|太棒了|太好了|真棒|真好|不错|厉害|加油|辛苦了|再见|拜拜|回头聊|回头见|下次见|下次聊|改天见|改天聊|晚点聊|待会见|待会儿见|一会儿见|收到|明白|了解|知道了|恭喜|祝你|希望你|听起来|看起来|哇|啊|哦|噢|呃)"
               + ".{0,12}$");
 
   private final ChineseExtractionLexicon lexicon = new ChineseExtractionLexicon();
