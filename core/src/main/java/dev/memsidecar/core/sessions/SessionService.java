@@ -461,7 +461,11 @@ public final class SessionService implements AutoCloseable {
     List<String> words = Terms.keywords(query);
     Set<String> queryWords = new HashSet<>(words);
     Map<String, String> names = new HashMap<>();
+    // The day or month the query names, in the sidecar's zone (as the months of messages are).
     NamedPeriod period = NamedPeriod.in(query).orElse(null);
+    ZoneId zone = ZoneId.systemDefault();
+    Instant thenFrom = period == null ? null : period.from().atStartOfDay(zone).toInstant();
+    Instant thenUntil = period == null ? null : period.until().atStartOfDay(zone).toInstant();
     Set<String> saidThen = new HashSet<>();
     if (hasVector) {
       List<Map.Entry<String, Double>> nearest = new ArrayList<>();
@@ -473,8 +477,7 @@ public final class SessionService implements AutoCloseable {
         String k = v.key().sessionId() + "\n" + v.sequence();
         double cos = Math.max(0, Embedder.cosine(qv, v.vector()));
         names.put(k, v.name());
-        if (period != null
-            && period.contains(v.time().atZone(ZoneId.systemDefault()).toLocalDate())) {
+        if (period != null && !v.time().isBefore(thenFrom) && v.time().isBefore(thenUntil)) {
           saidThen.add(k);
         }
         double[] s = scored.get(k);

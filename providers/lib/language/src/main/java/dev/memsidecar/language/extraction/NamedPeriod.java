@@ -65,9 +65,4 @@ public record NamedPeriod(LocalDate from, LocalDate until) {
     YearMonth ym = YearMonth.of(year, month);
     return Optional.of(new NamedPeriod(ym.atDay(1), ym.plusMonths(1).atDay(1)));
   }
-
-  /** Whether {@code date} falls in this period. */
-  public boolean contains(LocalDate date) {
-    return !date.isBefore(from) && date.isBefore(until);
-  }
 }
