@@ -15,6 +15,7 @@ import dev.memsidecar.proto.v1.DeleteSessionRequest;
 import dev.memsidecar.proto.v1.EndRunRequest;
 import dev.memsidecar.proto.v1.GetHistoryRequest;
 import dev.memsidecar.proto.v1.GetHistoryResponse;
+import dev.memsidecar.proto.v1.GetStatusRequest;
 import dev.memsidecar.proto.v1.ListSessionsRequest;
 import dev.memsidecar.proto.v1.ListSessionsResponse;
 import dev.memsidecar.proto.v1.Message;
@@ -478,6 +479,50 @@ class TestSessions {
             "0");
     assertTrue(refused.exitCode() != 0);
     assertTrue(refused.stderr().contains("memory.sessions.retentionDays"), () -> refused.stderr());
+  }
+
+  @Test
+  void aSearchThatNamesADayFindsWhatWasSaidThatDayFirst() throws Exception {
+    try (SidecarProcess sidecar = start()) {
+      SessionServiceBlockingStub s = sidecar.sessions();
+      // The same words on five days of October 2023 (noon UTC, that day in any zone), each in a
+      // session of its own: the same score but for the day a query names.
+      List<String> days =
+          List.of("2023-10-13", "2023-10-02", "2023-10-20", "2023-10-22", "2023-10-24");
+      for (String day : days) {
+        append(
+            s,
+            scope("ws-days", "mel", "s-" + day),
+            user("The sunset over the lake was gorgeous.").toBuilder()
+                .setTime(ts(Instant.parse(day + "T12:00:00Z")))
+                .build());
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (sidecar
+                  .admin()
+                  .getStatus(GetStatusRequest.getDefaultInstance())
+                  .getSessionVectorsPending()
+              > 0
+          && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      Scope asker = scope("ws-days", "mel", "questions");
+      List<SessionHit> undated = search(s, asker, "What did she say about the lake?");
+      assertEquals(days.size(), undated.size());
+      assertEquals(
+          1,
+          undated.stream().map(SessionHit::getScore).distinct().count(),
+          () -> "the same score on every day: " + undated);
+      for (String q :
+          List.of(
+              "What did she say about the lake on 13 October 2023?",
+              "What did she say about the lake on October 13, 2023?",
+              "2023年10月13日她说了湖的什么？")) {
+        List<SessionHit> hits = search(s, asker, q);
+        assertEquals("s-2023-10-13", hits.get(0).getSessionId(), () -> q + ": " + hits);
+        assertTrue(hits.get(0).getScore() > hits.get(1).getScore(), q);
+      }
+    }
   }
 
   @Test
