@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -191,7 +192,7 @@ class TestSessionService {
               SessionMessage.of(
                   MessageRole.USER, "Melanie", otherDay, Instant.parse("2023-10-02T18:00:00Z"))),
           RequestOptions.DEFAULT);
-      awaitVectors(sessions); // the day is read from a message's vector row
+      awaitNone(sessions::vectorsPending); // the day is read from a message's vector row
       // The other day's message is shorter, and the month and year both were said in are the same.
       List<String> undated =
           sessions.evidence(scope, "Which painting of the lake did Melanie share?", 10).stream()
@@ -265,7 +266,7 @@ class TestSessionService {
               SessionMessage.of(MessageRole.USER, "", "the violin recital is at seven", NOW),
               SessionMessage.of(MessageRole.ASSISTANT, "", "noted, see you there", NOW)),
           RequestOptions.DEFAULT);
-      awaitVectors(sessions);
+      awaitNone(sessions::vectorsPending);
       SessionService.Query q = new SessionService.Query("violin", SessionStore.Filter.NONE, 10);
       List<SessionHit> before = sessions.search(scope, q);
       assertEquals(2, sessions.postingsPending());
@@ -281,7 +282,7 @@ class TestSessionService {
       assertEquals(2, before.size());
       assertEquals("the violin recital is at seven", before.get(0).message().content());
       release.countDown();
-      awaitWritten(sessions);
+      awaitNone(sessions::postingsPending);
       List<SessionHit> after = sessions.search(scope, q);
       assertEquals(scores(before), scores(after)); // counted once, written or not
       assertEquals(
@@ -359,7 +360,7 @@ class TestSessionService {
           new SessionService.Query("violin", SessionStore.Filter.NONE, 10);
       assertTrue(saysNothingOf(sessions.search(kept, violin), "violin"));
       release.countDown();
-      awaitWritten(sessions);
+      awaitNone(sessions::postingsPending);
       assertTrue(saysNothingOf(sessions.search(kept, violin), "violin"));
       SessionKey.Owner owner = new SessionKey.Owner("ws", "u");
       assertEquals(
@@ -391,7 +392,7 @@ class TestSessionService {
           RequestOptions.DEFAULT);
       SessionService.Query q = new SessionService.Query("kestrel", SessionStore.Filter.NONE, 10);
       assertEquals(1, sessions.search(scope, q).size());
-      awaitWritten(sessions);
+      awaitNone(sessions::postingsPending);
       assertTrue(failures.get() < 0, "the first write failed, a later one wrote them");
       assertEquals(
           1,
@@ -440,20 +441,13 @@ class TestSessionService {
         store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
   }
 
-  private static void awaitWritten(SessionService sessions) throws InterruptedException {
+  /** Waits up to 10 s until {@code pending} (postings or vectors still to write) is 0. */
+  private static void awaitNone(LongSupplier pending) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (sessions.postingsPending() > 0 && System.nanoTime() < deadline) {
+    while (pending.getAsLong() > 0 && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
-    assertEquals(0, sessions.postingsPending());
-  }
-
-  private static void awaitVectors(SessionService sessions) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (sessions.vectorsPending() > 0 && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
-    assertEquals(0, sessions.vectorsPending());
+    assertEquals(0, pending.getAsLong());
   }
 
   private static boolean saysNothingOf(List<SessionHit> hits, String word) {
