@@ -30,9 +30,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
@@ -64,8 +66,9 @@ import picocli.CommandLine.Option;
  * until the sidecar has made the vectors of every message (GetStatus {@code
  * session_vectors_pending}; an agent asks later than the next turn). Prints recall per category for
  * both and for SearchSessions alone (top 10, the asker's sessions), the facts kept (active records
- * of both speakers' {@code user} profiles and the {@code workspace} profile) per turn, EndRun,
- * BeginRun and Remember latency (p50, p99), and a sample of the kept facts.
+ * of both speakers' {@code user} profiles and the {@code workspace} profile) per turn, both again
+ * per conversation (a change should hold on each, not only on the sum), EndRun, BeginRun and
+ * Remember latency (p50, p99), and a sample of the kept facts.
  *
  * <pre>
  * java -cp it/bench/target/memsidecar-bench.jar dev.memsidecar.bench.TurnReplayBench
@@ -97,6 +100,12 @@ public final class TurnReplayBench {
   private final long[] charsRead = new long[2];
   private int facts;
   private final List<String> factSample = new ArrayList<>();
+
+  /**
+   * Per conversation, in replay order: answer recall summed (the system's, the verbatim store's),
+   * questions, facts kept, turns.
+   */
+  private final Map<String, double[]> perConversation = new LinkedHashMap<>();
 
   private TurnReplayBench(Options options) {
     this.options = options;
@@ -298,6 +307,10 @@ public final class TurnReplayBench {
       if (q.category() == options.showCategory) {
         show(q, system, verbatim, evidenceOnly, texts, raw, found);
       }
+      double[] mine = perConversation.computeIfAbsent(conv.id(), k -> new double[5]);
+      mine[0] += system;
+      mine[1] += verbatim;
+      mine[2]++;
       for (int c : new int[] {0, q.category()}) {
         recall[0][c] += system;
         recall[1][c] += verbatim;
@@ -349,6 +362,9 @@ public final class TurnReplayBench {
     }
     kept.addAll(Memories.all(stub, scope(conv.id(), ""), "workspace", false));
     facts += kept.size();
+    double[] mine = perConversation.computeIfAbsent(conv.id(), k -> new double[5]);
+    mine[3] = kept.size();
+    mine[4] = conv.turns().size();
     for (int i = 0; i < kept.size() && factSample.size() < options.facts; i += 17) {
       factSample.add(kept.get(i).getContent());
     }
@@ -373,6 +389,20 @@ public final class TurnReplayBench {
             recall[2][c] / questions[c]);
       }
     }
+    System.out.printf(
+        Locale.ROOT,
+        "%n| conversation | questions | recalled + evidence | verbatim store | facts per turn |%n"
+            + "|---|---|---|---|---|%n");
+    perConversation.forEach(
+        (id, c) ->
+            System.out.printf(
+                Locale.ROOT,
+                "| %s | %.0f | %.3f | %.3f | %.3f |%n",
+                id,
+                c[2],
+                c[0] / Math.max(1, c[2]),
+                c[1] / Math.max(1, c[2]),
+                c[3] / Math.max(1, c[4])));
     System.out.printf(
         Locale.ROOT,
         "%nslots: %d recalled facts, %d evidence messages (%.1f%% evidence)%n",

@@ -353,8 +353,9 @@ final class EnglishExtractionLexicon implements ExtractionLexicon {
         distinct.add(w);
       }
     }
-    // The first word is capitalised anyway; count it only when it is an acronym.
-    String firstWord = sentence.split("[\\s,.!?]+", 2)[0];
+    // The first word is capitalised anyway; count it only when it is an acronym. "Music's amazing"
+    // opens with "Music" as much as "Music is amazing" does.
+    String firstWord = sentence.split("[\\s,.!?]+", 2)[0].replaceFirst("['’]s$", "");
     if (distinct.contains(firstWord) && !firstWord.equals(firstWord.toUpperCase(Locale.ROOT))) {
       distinct.remove(firstWord);
     }

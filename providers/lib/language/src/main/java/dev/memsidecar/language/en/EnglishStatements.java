@@ -31,7 +31,8 @@ final class EnglishStatements implements StatementReader {
   /**
    * Closers and replies that tell nothing: "Talk soon", "Glad to hear", "Sounds fun", "Well see you
    * later", "I'll see you soon" (not "I'll see you at the conference in Paris"), "Haven't seen you
-   * since we last talked".
+   * since we last talked", "Can't wait!", "I'll keep you posted", "Bet it feels great", "Must've
+   * taken you ages".
    */
   private static final Pattern CLOSER =
       Pattern.compile(
@@ -44,8 +45,11 @@ final class EnglishStatements implements StatementReader {
               + " (?:good|great|nice|wonderful|lovely|fun)|good night|goodnight|good luck|best of"
               + " luck|enjoy|hope you|hope all|hope it|hope that|i hope you|i hope it|i hope"
               + " that|hope your|glad to hear|glad you|glad it|i'm glad|i am glad|so glad|good to"
-              + " (?:see|hear|know)|great to (?:see|hear|know)|nice to (?:see|hear|know)|can't wait"
-              + " to (?:hear|see)|let me know|keep (?:it up|up the|going|me posted|at"
+              + " (?:see|hear|know)|great to (?:see|hear|know)|nice to (?:see|hear|know)|(?:i"
+              + " )?can't wait(?: (?:too|either|for it|for that))?\\W*$|(?:i )?can't wait to"
+              + " (?:hear|see|catch up|chat|talk)|(?:i'll|i will|will) keep (?:you|ya|u)"
+              + " (?:posted|updated|in the loop)|(?:i )?bet (?:it|that|you)|must(?:'ve| have)"
+              + " (?:been|taken|felt)|let me know|keep (?:it up|up the|going|me posted|at"
               + " it|pushing|rocking|shining|doing)|you (?:got|can do) this|you've got this|no"
               + " worries|no problem|you're welcome|my pleasure|likewise|same here|me too|me"
               + " neither|thanks|thank you|thx|cheers|congrats|congratulations|way to go|well"
@@ -84,11 +88,11 @@ final class EnglishStatements implements StatementReader {
               + " should|you can|you will|you'll|you deserve|you got|you've got|here's to|good for"
               + " you|imagine|think about|be (?:proud|kind|yourself|sure|careful|brave))\\b");
 
-  /** A verdict on something: "X is so awesome", "They look cute". */
+  /** A verdict on something: "X is so awesome", "They look cute", "Music's amazing". */
   private static final Pattern EVALUATION =
       Pattern.compile(
-          "(?i)\\b(?:is|are|was|were|looks?|looked|sounds?|sounded|seems?|seemed|must be|must have"
-              + " been)\\s+"
+          "(?i)(?:\\b(?:is|are|was|were|looks?|looked|sounds?|sounded|seems?|seemed|must be|must"
+              + " have been)|\\w['’]s)\\s+"
               + "(?:(?:so|really|super|totally|just|very|pretty|truly|such|incredibly|absolutely|amazingly"
               + "|simply|quite|always)\\s+)*(?:a\\s+|an\\s+)?(?:(?:great|good|real|total)\\s+)?(?:awesome|amazing|great|cool|cute|nice|lovely|beautiful"
               + "|wonderful|incredible|fantastic|sweet|adorable|gorgeous|impressive|inspiring|key|important"
