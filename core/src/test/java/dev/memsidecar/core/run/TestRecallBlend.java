@@ -14,6 +14,7 @@ import dev.memsidecar.core.sessions.SessionMessage;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** How BeginRun shares its slots between facts and evidence, and how the evidence reads. */
@@ -55,7 +56,7 @@ class TestRecallBlend {
             0,
             "",
             runId,
-            java.util.Map.of());
+            Map.of());
     return new SessionHit(m, score, "", null, null);
   }
 
