@@ -766,6 +766,8 @@ final class LangMemSqliteStore implements MemoryStore {
    */
   private void apply(Write w) {
     if (w.kind == Write.Kind.VECTOR && !w.written) {
+      // Its record changed meanwhile: if another store changed it, nothing else clears it here.
+      backlog.clearIfDue(w.record);
       return;
     }
     NamespaceIndexCache.Slot entry = indexes.get(w.namespace);

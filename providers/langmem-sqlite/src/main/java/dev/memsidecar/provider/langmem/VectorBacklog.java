@@ -152,6 +152,19 @@ final class VectorBacklog {
     }
   }
 
+  /**
+   * {@code version}'s vector was not written: its record changed in the database after the worker
+   * took it. A change this store made has already replaced it here (then nothing changes); one
+   * another store made (a sidecar on the same database updated, superseded or deleted the record)
+   * leaves it here, no longer taken by the worker, until this clears it. Its vector is moot: the
+   * store that changed the record makes the vector of what it wrote.
+   */
+  synchronized void clearIfDue(MemoryRecord version) {
+    if (isDue(version)) {
+      clear(version.namespace(), version.id(), version);
+    }
+  }
+
   /** Returns one record's room, first repaying what recovery took beyond the capacity. */
   private void giveBack() {
     if (overdraft > 0) {

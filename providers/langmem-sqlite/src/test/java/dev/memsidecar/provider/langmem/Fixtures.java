@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 /** Shared helpers for this module's tests. */
 final class Fixtures {
@@ -33,8 +34,12 @@ final class Fixtures {
   }
 
   static MemoryStore open(Path dir, Embedder embedder) {
+    return open(dir, Map.of(), embedder);
+  }
+
+  static MemoryStore open(Path dir, Map<String, String> settings, Embedder embedder) {
     return new LangMemSqliteProvider()
-        .open(new ProviderContext("workspace", dir, Map.of(), embedder));
+        .open(new ProviderContext("workspace", dir, settings, embedder));
   }
 
   /** A plain JDBC connection to the default database in {@code dir}, as the store opens it. */
@@ -106,6 +111,38 @@ final class Fixtures {
         throw new IllegalStateException("embedder '" + name + "' stopped (as if killed)");
       }
       return Embedder.super.embedAll(texts);
+    }
+  }
+
+  /** The hash embedder, whose batches (the store's vector worker) wait until it is opened. */
+  static final class GatedEmbedder implements Embedder {
+    private final HashEmbedder delegate = new HashEmbedder();
+    final CountDownLatch open = new CountDownLatch(1);
+
+    @Override
+    public String name() {
+      return delegate.name();
+    }
+
+    @Override
+    public int dimensions() {
+      return delegate.dimensions();
+    }
+
+    @Override
+    public float[] embed(String text) {
+      return delegate.embed(text);
+    }
+
+    @Override
+    public List<float[]> embedAll(List<String> texts) {
+      try {
+        open.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      return delegate.embedAll(texts);
     }
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.memsidecar.api.Embedder;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.MemoryStatus;
 import dev.memsidecar.api.MemoryStore;
@@ -18,6 +19,7 @@ import dev.memsidecar.jdbc.Database;
 import dev.memsidecar.jdbc.postgresql.PostgresCluster;
 import dev.memsidecar.jdbc.postgresql.PostgresDialect;
 import dev.memsidecar.jdbc.postgresql.PostgresListener;
+import dev.memsidecar.toolkit.HashEmbedder;
 import dev.memsidecar.toolkit.HybridIndex;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -80,6 +82,10 @@ class TestLangMemSqliteManyStoresOnPostgres {
   }
 
   private LangMemSqliteStore open() {
+    return open(new HashEmbedder());
+  }
+
+  private LangMemSqliteStore open(Embedder embedder) {
     LangMemSqliteStore store =
         (LangMemSqliteStore)
             Fixtures.open(
@@ -90,7 +96,8 @@ class TestLangMemSqliteManyStoresOnPostgres {
                     LangMemSqliteProvider.USER,
                     PostgresCluster.USER,
                     LangMemSqliteProvider.PASSWORD,
-                    PostgresCluster.PASSWORD));
+                    PostgresCluster.PASSWORD),
+                embedder);
     opened.add(store);
     return store;
   }
@@ -221,6 +228,42 @@ class TestLangMemSqliteManyStoresOnPostgres {
         VISIBLE_WITHIN,
         "B holds A's vector of the updated record");
     assertArrayEquals(madeByA, b.loadedIndex(NS).vectorIfSameText(newer));
+  }
+
+  @Test
+  void aVectorMadeForARecordAnotherStoreChangedMeanwhileLeavesNothingWaiting() throws Exception {
+    Fixtures.GatedEmbedder embedderA = new Fixtures.GatedEmbedder();
+    Fixtures.GatedEmbedder embedderB = new Fixtures.GatedEmbedder();
+    LangMemSqliteStore a = open(embedderA);
+    LangMemSqliteStore b = open(embedderB);
+    try {
+      MemoryRecord r = Fixtures.record(NS, "r", "the release train leaves on thursday");
+      a.put(r); // its vector waits: A's embedder is shut
+      // B loads the namespace while the record has no vector: B's worker is to make it too.
+      assertEquals(Set.of("r"), ids(b.search(NS, query("release train"))));
+      assertEquals(1, b.pendingVectors().records());
+
+      // A supersedes it before B's vector lands: B's vector is not written.
+      a.put(
+          r.toBuilder().status(MemoryStatus.SUPERSEDED).times(Fixtures.T0.plusSeconds(1)).build());
+      embedderB.open.countDown();
+      await(
+          () -> b.pendingVectors().records() == 0,
+          POLLED_WITHIN,
+          "B waits for no vector once its own was not written");
+
+      // So a search by meaning on B does not wait for it (it waited its whole bound before).
+      long started = System.nanoTime();
+      b.search(NS, byMeaning("release train"));
+      long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      assertTrue(
+          waited < LangMemSqliteStore.SEARCH_WAIT_MILLIS / 2,
+          "the search waited " + waited + " ms");
+    } finally {
+      embedderA.open.countDown();
+      embedderB.open.countDown();
+    }
+    await(() -> a.pendingVectors().records() == 0, POLLED_WITHIN, "A waits for nothing either");
   }
 
   @Test
@@ -530,5 +573,16 @@ class TestLangMemSqliteManyStoresOnPostgres {
 
   private static SearchQuery query(String text) {
     return new SearchQuery(text, null, 5, Set.of(), List.of(), 0f, Fixtures.T0.plusSeconds(60));
+  }
+
+  private static SearchQuery byMeaning(String text) {
+    return new SearchQuery(
+        text,
+        new HashEmbedder().embed(text),
+        5,
+        Set.of(),
+        List.of(),
+        0f,
+        Fixtures.T0.plusSeconds(60));
   }
 }

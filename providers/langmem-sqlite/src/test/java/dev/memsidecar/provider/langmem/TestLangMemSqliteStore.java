@@ -34,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -321,7 +320,7 @@ class TestLangMemSqliteStore {
   @Test
   void aPutReturnsBeforeItsVectorAndASearchByMeaningWaitsForIt() throws Exception {
     store.close();
-    GatedEmbedder embedder = new GatedEmbedder();
+    Fixtures.GatedEmbedder embedder = new Fixtures.GatedEmbedder();
     store = open(embedder);
     MemoryRecord r = record(ALICE, "r", "the staging cluster runs in frankfurt");
     store.put(r); // returns although the embedder is shut
@@ -366,7 +365,7 @@ class TestLangMemSqliteStore {
   @Test
   void aSearchByMeaningBehindABulkLoadDoesNotWaitForItsVectors() throws Exception {
     store.close();
-    GatedEmbedder embedder = new GatedEmbedder();
+    Fixtures.GatedEmbedder embedder = new Fixtures.GatedEmbedder();
     store = open(embedder);
     int loaded = ((LangMemSqliteStore) store).searchWaitBacklog() + 1;
     for (int i = 0; i < loaded; i++) {
@@ -445,38 +444,6 @@ class TestLangMemSqliteStore {
       out.add(h.record().id());
     }
     return out;
-  }
-
-  /** The hash embedder, whose batches (the store's vector worker) wait until it is opened. */
-  private static final class GatedEmbedder implements Embedder {
-    private final HashEmbedder delegate = new HashEmbedder();
-    final CountDownLatch open = new CountDownLatch(1);
-
-    @Override
-    public String name() {
-      return delegate.name();
-    }
-
-    @Override
-    public int dimensions() {
-      return delegate.dimensions();
-    }
-
-    @Override
-    public float[] embed(String text) {
-      return delegate.embed(text);
-    }
-
-    @Override
-    public List<float[]> embedAll(List<String> texts) {
-      try {
-        open.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-      return delegate.embedAll(texts);
-    }
   }
 
   /** The hash embedder, counting how often it embedded each text. */

@@ -2,9 +2,11 @@ package dev.memsidecar.provider.langmem;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.Namespace;
 import java.time.Duration;
@@ -71,6 +73,33 @@ class TestVectorBacklog {
     // No load under way: what a recovery finds without a vector is due.
     backlog.recover(r);
     assertEquals(2, backlog.size());
+  }
+
+  @Test
+  void aVectorNotWrittenClearsItsVersionOnlyAndGivesItsRoomBack() throws Exception {
+    VectorBacklog backlog = new VectorBacklog(3);
+    MemoryRecord changedElsewhere = Fixtures.record(A, "x", "text", Fixtures.T0);
+    MemoryRecord old = Fixtures.record(A, "y", "text", Fixtures.T0);
+    MemoryRecord newer = Fixtures.record(A, "y", "new text", Fixtures.T0.plusSeconds(1));
+    backlog.reserve(0, "test");
+    backlog.add(changedElsewhere);
+    backlog.reserve(0, "test");
+    backlog.add(old);
+    assertEquals(List.of(changedElsewhere, old), backlog.take(2));
+    // A later put of y by this store replaces old (and gives old's room back).
+    backlog.reserve(0, "test");
+    backlog.add(newer);
+
+    // The worker's vectors of x and of old y were not written.
+    backlog.clearIfDue(changedElsewhere);
+    backlog.clearIfDue(old);
+    assertEquals(1, backlog.size());
+    assertTrue(backlog.isDue(newer), "the newer version still waits");
+    assertEquals(List.of(newer), backlog.take(2));
+    // Room for two more: x's and old y's were given back.
+    backlog.reserve(0, "test");
+    backlog.reserve(0, "test");
+    assertThrows(MemoryException.class, () -> backlog.reserve(0, "test"));
   }
 
   @Test
