@@ -80,6 +80,48 @@ class TestLauncher {
   }
 
   @Test
+  void findJavaReadsAJdksReleaseFileAndAsksAJavaWithoutOne(@TempDir Path dir) throws Exception {
+    Path findJava = LAUNCHER.resolveSibling("find-java");
+    // A JDK with a release file: its java is not run (this one would say 17 if it were).
+    Path jdk21 = fakeJava(dir.resolve("jdk21"), "JAVA_VERSION=\"21.0.4\"", "17");
+    assertEquals(jdk21 + " 21", findJava(findJava, jdk21));
+    // Too old by its release file: the next candidate is looked at, as for any older java.
+    Path jdk17 = fakeJava(dir.resolve("jdk17"), "JAVA_VERSION=\"17.0.15\"", "25");
+    assertTrue(!findJava(findJava, jdk17).startsWith(jdk17.toString()), "17 is refused");
+    // No release file (a wrapper, a macOS stub): the java itself is asked.
+    Path bare = fakeJava(dir.resolve("bare"), null, "22");
+    assertEquals(bare + " 22", findJava(findJava, bare));
+  }
+
+  /**
+   * A stand-in JDK: {@code home/bin/java} prints {@code says} as the JVM's specification version;
+   * {@code home/release} holds {@code release} (none when null).
+   */
+  private static Path fakeJava(Path home, String release, String says) throws Exception {
+    Path java = home.resolve("bin").resolve("java");
+    Files.createDirectories(java.getParent());
+    Files.writeString(
+        java, "#!/bin/sh\necho '    java.specification.version = " + says + "' >&2\n");
+    assertTrue(java.toFile().setExecutable(true));
+    if (release != null) {
+      Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"test\"\n" + release + "\n");
+    }
+    return java;
+  }
+
+  /** What {@code find-java --with-version} prints with {@code MEMSIDECAR_JAVA=java}. */
+  private static String findJava(Path findJava, Path java) throws Exception {
+    ProcessBuilder pb =
+        new ProcessBuilder("bash", findJava.toString(), "--with-version")
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().put("MEMSIDECAR_JAVA", java.toString());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    return out;
+  }
+
+  @Test
   void underAMemoryLimitTheHeapBoundIsHalfOfIt() throws Exception {
     Optional<Path> group = newMemoryGroup(512L << 20);
     assumeTrue(group.isPresent(), "no memory cgroup can be made here (needs root and cgroup v1)");
