@@ -9,6 +9,7 @@ import dev.memsidecar.language.Languages;
 import dev.memsidecar.language.Terms;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -49,8 +50,12 @@ import java.util.function.IntPredicate;
  * </ul>
  *
  * and scores it with {@link HybridScore} (the one hybrid score and its weights; the index's {@code
- * w} is given at construction, {@link HybridScore#meaningWeightFor}). Stemming and BM25 instead of
- * plain keyword coverage lifted the {@code hash} embedder's R@10 on LoCoMo from 0.695 to 0.738.
+ * w} is given at construction, {@link HybridScore#meaningWeightFor}). A record whose embedding is
+ * all zeros (its vector still to be made, in a store that makes vectors behind its writes) is
+ * scored by its words alone, as a query without a vector scores every record: with no meaning to
+ * measure, a cosine of 0 would rank it below every record that has one, and a record just written
+ * would be found by its words only once its vector landed. Stemming and BM25 instead of plain
+ * keyword coverage lifted the {@code hash} embedder's R@10 on LoCoMo from 0.695 to 0.738.
  *
  * <p>Only records the query {@link SearchQuery#admits admits} (status, expiry at {@link
  * SearchQuery#now()}, kinds, tags) and scoring at least {@link SearchQuery#minScore()} are hits;
@@ -118,8 +123,9 @@ public final class HybridIndex {
   private final double meaningWeight;
   private final int exactUpTo;
   private final SignSketch sketch;
-  // How many slots hold a vector that is not all zeros.
+  // How many slots hold a vector that is not all zeros, and which ones do not.
   private int embedded;
+  private final BitSet unembedded = new BitSet();
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
 
   // Slot i holds records[i], its embedding at vectors[i * dimensions ..], its sorted term ids and,
@@ -227,7 +233,9 @@ public final class HybridIndex {
         unindex(slot);
         embedded -= isZero(vectors, slot * dimensions, dimensions) ? 0 : 1;
       }
-      embedded += isZero(vector) ? 0 : 1;
+      boolean zero = isZero(vector);
+      embedded += zero ? 0 : 1;
+      unembedded.set(slot, zero);
       records[slot] = record;
       speakerIds[slot] = speaker;
       contentLength[slot] = content.size();
@@ -275,6 +283,7 @@ public final class HybridIndex {
         contentLength[slot] = contentLength[last];
         contextLength[slot] = contextLength[last];
         System.arraycopy(vectors, last * dimensions, vectors, slot * dimensions, dimensions);
+        unembedded.set(slot, unembedded.get(last));
         sketch.move(last, slot);
         int[] ids = termIds[slot];
         int[] at = postingAt[slot];
@@ -283,6 +292,7 @@ public final class HybridIndex {
         }
         slotById.put(records[slot].id(), slot);
       }
+      unembedded.clear(last);
       records[last] = null;
       termIds[last] = null;
       postingAt[last] = null;
@@ -484,8 +494,11 @@ public final class HybridIndex {
    */
   private float score(int slot, float[] queryVector, double[] bm25, double best, int[] queryIds) {
     boolean hasWords = queryIds.length > 0;
-    double v = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
     double b = hasWords && best > 0 ? bm25[slot] / best : 0;
+    if (unembedded.get(slot)) {
+      return wordScore(slot, b, queryIds);
+    }
+    double v = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
     boolean speaker = hasWords && speakerNamed(speakerIds[slot], queryIds);
     return HybridScore.of(meaningWeight, true, hasWords, v, b, speaker);
   }
@@ -524,6 +537,14 @@ public final class HybridIndex {
             histogram[b]++;
           }
         });
+    // A record without a vector is estimated as it is scored: by its words alone.
+    for (int slot = unembedded.nextSetBit(0); slot >= 0; slot = unembedded.nextSetBit(slot + 1)) {
+      float words = hasWords && best > 0 ? (float) (bm25[slot] / best * SKETCH_BINS) : 0f;
+      int b = Math.min(SKETCH_BINS - 1, (int) words);
+      histograms[0][bin[slot]]--;
+      bin[slot] = (short) b;
+      histograms[0][b]++;
+    }
     int wanted = Math.max(SKETCH_CANDIDATES, 50 * query.topK());
     int lowest = SKETCH_BINS - 1;
     int count = histograms[0][lowest] + histograms[1][lowest];

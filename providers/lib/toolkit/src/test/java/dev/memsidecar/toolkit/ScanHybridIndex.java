@@ -24,8 +24,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 /**
  * {@link HybridIndex} as it was before its postings: every search scans every record,
  * binary-searching each query term in each record's sorted term ids and comparing the query vector
- * with every embedding. Kept unchanged as the reference {@link TestHybridIndexEquivalence} ranks
- * against.
+ * with every embedding. Kept as the reference {@link TestHybridIndexEquivalence} ranks against,
+ * unchanged but for one rule added since: a record whose embedding is all zeros is scored by its
+ * words alone.
  */
 final class ScanHybridIndex {
   private static final Comparator<ScoredRecord> BEST_FIRST = ScoredRecord.BEST_FIRST;
@@ -261,7 +262,12 @@ final class ScanHybridIndex {
         double v = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
         double b = hasWords && best > 0 ? bm25[slot] / best : 0;
         boolean speaker = hasWords && speakerNamed(speakerIds[slot], queryIds);
-        float clamped = HybridScore.of(meaningWeight, hasVector, hasWords, v, b, speaker);
+        // A record without a vector (all zeros) is scored by its words alone.
+        boolean measured =
+            hasVector
+                && !isZero(Arrays.copyOfRange(vectors, slot * dimensions, (slot + 1) * dimensions));
+        float clamped =
+            HybridScore.of(meaningWeight, measured, hasWords, measured ? v : 0, b, speaker);
         if (clamped < query.minScore() || (kept.size() == topK && clamped < worstKept)) {
           continue;
         }
