@@ -231,6 +231,31 @@ class TestLangMemSqliteManyStoresOnPostgres {
   }
 
   @Test
+  void aRecordAnotherStoreWroteIsFoundByItsWordsBeforeItsVectorLands() throws Exception {
+    Fixtures.GatedEmbedder embedderA = new Fixtures.GatedEmbedder();
+    LangMemSqliteStore a = open(embedderA);
+    LangMemSqliteStore b = open();
+    try {
+      // B holds records close in meaning to the query, with their vectors.
+      for (int i = 0; i < 40; i++) {
+        b.put(Fixtures.record(NS, "r" + i, "note " + i + " on the zanzibar ferry timetable"));
+      }
+      await(() -> b.pendingVectors().records() == 0, POLLED_WITHIN, "B made its vectors");
+      assertEquals(5, b.search(NS, byMeaning("zanzibar ferry")).size()); // B's index is loaded
+
+      // A writes a record whose vector A's worker cannot make yet: B has it without one.
+      a.put(Fixtures.record(NS, "fresh", "the zanzibar ferry"));
+      await(
+          () -> firstId(b.search(NS, byMeaning("zanzibar ferry"))).equals("fresh"),
+          VISIBLE_WITHIN,
+          "B's search by meaning puts A's record first, by its words");
+      assertEquals(0, b.pendingVectors().records(), "B does not wait for A's vector");
+    } finally {
+      embedderA.open.countDown();
+    }
+  }
+
+  @Test
   void aVectorMadeForARecordAnotherStoreChangedMeanwhileLeavesNothingWaiting() throws Exception {
     Fixtures.GatedEmbedder embedderA = new Fixtures.GatedEmbedder();
     Fixtures.GatedEmbedder embedderB = new Fixtures.GatedEmbedder();
@@ -573,6 +598,10 @@ class TestLangMemSqliteManyStoresOnPostgres {
 
   private static SearchQuery query(String text) {
     return new SearchQuery(text, null, 5, Set.of(), List.of(), 0f, Fixtures.T0.plusSeconds(60));
+  }
+
+  private static String firstId(List<ScoredRecord> hits) {
+    return hits.isEmpty() ? "" : hits.get(0).record().id();
   }
 
   private static SearchQuery byMeaning(String text) {
