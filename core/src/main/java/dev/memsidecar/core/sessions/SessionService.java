@@ -449,12 +449,15 @@ public final class SessionService implements AutoCloseable {
     if (!hasVector && !hasWords) {
       return List.of();
     }
-    Map<String, double[]> scored = new HashMap<>(); // key -> {cosine, bm25}
+    // key -> {cosine, bm25, 1 if it has a vector}: one whose vector is not made yet is scored by
+    // its
+    // words alone (a cosine of 0 would rank what was just said below everything said before it).
+    Map<String, double[]> scored = new HashMap<>();
     Map<String, SessionKey> keys = new HashMap<>();
     double best = 0;
     for (SessionStore.Match m : matches) {
       String k = m.sessionId() + "\n" + m.sequence();
-      scored.computeIfAbsent(k, x -> new double[2])[1] = m.score();
+      scored.computeIfAbsent(k, x -> new double[3])[1] = m.score();
       keys.put(k, owner.session(m.sessionId()));
       best = Math.max(best, m.score());
     }
@@ -483,6 +486,7 @@ public final class SessionService implements AutoCloseable {
         double[] s = scored.get(k);
         if (s != null) {
           s[0] = cos;
+          s[2] = 1;
         } else {
           (saidThen.contains(k) ? dated : nearest).add(Map.entry(k, cos));
           keys.put(k, v.key());
@@ -492,7 +496,9 @@ public final class SessionService implements AutoCloseable {
       for (List<Map.Entry<String, Double>> side : List.of(nearest, dated)) {
         side.sort(Map.Entry.<String, Double>comparingByValue().reversed());
         for (Map.Entry<String, Double> e : side.subList(0, Math.min(CANDIDATES, side.size()))) {
-          scored.computeIfAbsent(e.getKey(), x -> new double[2])[0] = e.getValue();
+          double[] s = scored.computeIfAbsent(e.getKey(), x -> new double[3]);
+          s[0] = e.getValue();
+          s[2] = 1;
         }
       }
     }
@@ -502,8 +508,10 @@ public final class SessionService implements AutoCloseable {
       double[] s = e.getValue();
       String name = names.getOrDefault(e.getKey(), "").toLowerCase(Locale.ROOT);
       boolean speaker = !name.isEmpty() && queryWords.contains(name);
+      boolean measured = hasVector && s[2] == 1;
       float score =
-          HybridScore.of(weight, hasVector, hasWords, s[0], best > 0 ? s[1] / best : 0, speaker);
+          HybridScore.of(
+              weight, measured, hasWords, measured ? s[0] : 0, best > 0 ? s[1] / best : 0, speaker);
       if (saidThen.contains(e.getKey())) {
         score = (float) Math.min(1.0, score + PERIOD_WEIGHT);
       }

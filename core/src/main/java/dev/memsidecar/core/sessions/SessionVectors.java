@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * everything again when the owner's {@link SessionStore#generation} says messages were deleted.
  * Messages appended before a crash, before their vectors were made, are found and embedded when the
  * service starts ({@link SessionStore#unembedded}). A message whose vector is not made yet is still
- * found by its words. Thread-safe.
+ * found by its words, and ranked by them alone. Thread-safe.
  */
 final class SessionVectors implements AutoCloseable {
   /** Owners whose vectors stay in memory, least recently searched first out. */

@@ -3,12 +3,14 @@ package dev.memsidecar.core.sessions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memsidecar.api.Embedder;
 import dev.memsidecar.core.RequestOptions;
 import dev.memsidecar.core.Scope;
 import dev.memsidecar.core.config.SessionConfig;
 import dev.memsidecar.core.control.ControlStoresForTests;
 import dev.memsidecar.core.control.SqlControlStore;
 import dev.memsidecar.toolkit.HashEmbedder;
+import dev.memsidecar.toolkit.HybridScore;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
@@ -174,6 +176,46 @@ class TestSessionService {
               .toList();
       assertEquals("My laptop crashed, I lost my work.", found.get(0), found::toString);
       sessions.close();
+    }
+  }
+
+  @Test
+  void aMessageWhoseVectorIsNotMadeYetIsRankedByItsWords() throws InterruptedException {
+    GatedEmbedder embedder = new GatedEmbedder();
+    try (SqlControlStore store = ControlStoresForTests.open(data);
+        SessionService sessions =
+            new SessionService(
+                store, embedder, Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT)) {
+      Scope scope = new Scope("ws", "u", "", "s");
+      for (int i = 0; i < 20; i++) {
+        sessions.append(
+            scope,
+            List.of(
+                SessionMessage.of(
+                    MessageRole.USER, "", "note " + i + " on the zanzibar ferry timetable", NOW)),
+            RequestOptions.DEFAULT);
+      }
+      awaitNone(sessions::vectorsPending);
+
+      embedder.shut();
+      try {
+        sessions.append(
+            scope,
+            List.of(SessionMessage.of(MessageRole.USER, "", "the zanzibar ferry", NOW)),
+            RequestOptions.DEFAULT);
+        List<SessionHit> hits =
+            sessions.search(
+                scope, new SessionService.Query("zanzibar ferry", SessionStore.Filter.NONE, 5));
+        assertEquals(1, sessions.vectorsPending(), "its vector is not made yet");
+        // By its words alone it is the best match (the shortest message holding both words).
+        assertEquals("the zanzibar ferry", hits.get(0).message().content(), scores(hits) + "");
+        assertEquals(
+            HybridScore.of(HybridScore.LEXICAL_MEANING_WEIGHT, false, true, 0, 1, false),
+            hits.get(0).score(),
+            1e-6f);
+      } finally {
+        embedder.open();
+      }
     }
   }
 
@@ -434,6 +476,46 @@ class TestSessionService {
   /** The store, whose {@link SessionStore#index} waits for {@code release} (a slow writer). */
   private static SessionStore heldBack(SessionStore store, CountDownLatch release) {
     return intercepted(store, release::await);
+  }
+
+  /** The hash embedder, whose batches (the vector worker's) wait while it is {@link #shut}. */
+  private static final class GatedEmbedder implements Embedder {
+    private final HashEmbedder delegate = new HashEmbedder();
+    private volatile CountDownLatch gate = new CountDownLatch(0);
+
+    void shut() {
+      gate = new CountDownLatch(1);
+    }
+
+    void open() {
+      gate.countDown();
+    }
+
+    @Override
+    public String name() {
+      return delegate.name();
+    }
+
+    @Override
+    public int dimensions() {
+      return delegate.dimensions();
+    }
+
+    @Override
+    public float[] embed(String text) {
+      return delegate.embed(text);
+    }
+
+    @Override
+    public List<float[]> embedAll(List<String> texts) {
+      try {
+        gate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      return delegate.embedAll(texts);
+    }
   }
 
   private static SessionService service(SessionStore store) {
