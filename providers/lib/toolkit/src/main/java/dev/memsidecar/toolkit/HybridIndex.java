@@ -231,7 +231,7 @@ public final class HybridIndex {
         slotById.put(record.id(), slot);
       } else {
         unindex(slot);
-        embedded -= isZero(vectors, slot * dimensions, dimensions) ? 0 : 1;
+        embedded -= unembedded.get(slot) ? 0 : 1;
       }
       boolean zero = isZero(vector);
       embedded += zero ? 0 : 1;
@@ -272,7 +272,7 @@ public final class HybridIndex {
         return;
       }
       unindex(slot);
-      embedded -= isZero(vectors, slot * dimensions, dimensions) ? 0 : 1;
+      embedded -= unembedded.get(slot) ? 0 : 1;
       int last = --size;
       if (slot != last) {
         // Keep slots dense: move the last entry into the hole.

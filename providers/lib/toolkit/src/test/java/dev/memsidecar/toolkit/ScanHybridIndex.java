@@ -263,9 +263,7 @@ final class ScanHybridIndex {
         double b = hasWords && best > 0 ? bm25[slot] / best : 0;
         boolean speaker = hasWords && speakerNamed(speakerIds[slot], queryIds);
         // A record without a vector (all zeros) is scored by its words alone.
-        boolean measured =
-            hasVector
-                && !isZero(Arrays.copyOfRange(vectors, slot * dimensions, (slot + 1) * dimensions));
+        boolean measured = hasVector && !HybridIndex.isZero(vectors, slot * dimensions, dimensions);
         float clamped =
             HybridScore.of(meaningWeight, measured, hasWords, measured ? v : 0, b, speaker);
         if (clamped < query.minScore() || (kept.size() == topK && clamped < worstKept)) {
