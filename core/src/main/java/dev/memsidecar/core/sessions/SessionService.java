@@ -450,8 +450,7 @@ public final class SessionService implements AutoCloseable {
       return List.of();
     }
     // key -> {cosine, bm25, 1 if it has a vector}: one whose vector is not made yet is scored by
-    // its
-    // words alone (a cosine of 0 would rank what was just said below everything said before it).
+    // its words alone (a cosine of 0 would rank what was just said below everything said before).
     Map<String, double[]> scored = new HashMap<>();
     Map<String, SessionKey> keys = new HashMap<>();
     double best = 0;
