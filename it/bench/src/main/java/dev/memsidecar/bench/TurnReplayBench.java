@@ -56,6 +56,13 @@ import picocli.CommandLine.Option;
  *       read-only BeginRun, {@code top_k} 10, by the speaker the question names (else the first
  *       speaker), in a new session: its {@code recalled} facts and {@code evidence} messages
  *       together are what the agent gets.
+ *   <li><b>User and agent</b> ({@code --user-and-agent}), instead: the conversation's first speaker
+ *       is the user (every run's {@code user_id} and {@code user_name}), the other the agent
+ *       ({@code agent_name}), as in a chat with an assistant. Each run is one exchange: the user's
+ *       consecutive turns as input (a line each), the agent's turns after them as output (a session
+ *       that opens with the agent opens with a run of empty input). As the README's loop, a
+ *       BeginRun with the run's input (not read-only) comes before each EndRun. Every question is
+ *       asked by the user.
  *   <li><b>Verbatim store</b> (the baseline, same run): scope {@code {workspace_id: raw-<conv>,
  *       user_id: u}}, one Remember per turn into the {@code user} profile, content {@code Speaker:
  *       text (session date: ...)}; every question is a Search, top 10.
@@ -74,7 +81,7 @@ import picocli.CommandLine.Option;
  * java -cp it/bench/target/memsidecar-bench.jar dev.memsidecar.bench.TurnReplayBench
  *     [--jar sidecar/target/memsidecar.jar] [--launcher sidecar/bin/memsidecar]
  *     [--locomo /work/shared/bench/locomo-dev.json] [--conversations N] [--no-captions]
- *     [--facts 20] [--show-category C] [--keep DIR]
+ *     [--facts 20] [--show-category C] [--keep DIR] [--user-and-agent]
  * </pre>
  */
 public final class TurnReplayBench {
@@ -92,6 +99,7 @@ public final class TurnReplayBench {
 
   private final List<Long> endRunNanos = new ArrayList<>();
   private final List<Long> beginRunNanos = new ArrayList<>();
+  private final List<Long> loopBeginRunNanos = new ArrayList<>();
   private final List<Long> rememberNanos = new ArrayList<>();
   private final List<Long> searchNanos = new ArrayList<>();
   private final double[][] recall = new double[3][5];
@@ -183,7 +191,12 @@ public final class TurnReplayBench {
     }
   }
 
-  private void replay(MemoryServiceBlockingStub stub, Conversation conv) {
+  private void replay(MemoryServiceBlockingStub stub, Conversation conv)
+      throws InterruptedException {
+    if (options.userAndAgent) {
+      replayExchanges(stub, conv);
+      return;
+    }
     for (Session s : conv.sessions()) {
       for (int i = 0; i < s.turns().size(); i++) {
         EndRunRequest end = endRun(conv.id(), conv, s, i);
@@ -218,6 +231,73 @@ public final class TurnReplayBench {
         .putMetadata("user_name", t.speaker())
         .putMetadata("agent_name", other)
         .build();
+  }
+
+  /**
+   * The conversation as a chat of its first speaker (the user) with the other (the agent): per
+   * exchange a BeginRun, then an EndRun, as the README's loop; every turn also remembered verbatim.
+   */
+  private void replayExchanges(MemoryServiceBlockingStub stub, Conversation conv)
+      throws InterruptedException {
+    String user = conv.turns().get(0).speaker();
+    String agent = otherSpeaker(conv, user);
+    for (Session s : conv.sessions()) {
+      List<Turn> turns = s.turns();
+      int i = 0;
+      while (i < turns.size()) {
+        String runId = id(conv.id() + "-" + turns.get(i).diaId());
+        List<String> said = new ArrayList<>();
+        List<String> answered = new ArrayList<>();
+        for (; i < turns.size() && turns.get(i).speaker().equals(user); i++) {
+          said.add(turns.get(i).text());
+          rememberVerbatim(stub, conv, turns.get(i));
+        }
+        for (; i < turns.size() && !turns.get(i).speaker().equals(user); i++) {
+          answered.add(turns.get(i).text());
+          rememberVerbatim(stub, conv, turns.get(i));
+        }
+        Scope scope =
+            Scope.newBuilder()
+                .setWorkspaceId(conv.id())
+                .setUserId(id(user))
+                .setAgentId("bench")
+                .setSessionId(id(conv.id() + "-s" + s.number()))
+                .build();
+        Map<String, String> metadata =
+            Map.of("session_date", s.date(), "user_name", user, "agent_name", agent);
+        String input = String.join("\n", said);
+        if (options.pauseMillis > 0) {
+          Thread.sleep(options.pauseMillis);
+        }
+        long t0 = System.nanoTime();
+        stub.beginRun(
+            BeginRunRequest.newBuilder()
+                .setScope(scope)
+                .setRunId(runId)
+                .setInput(input)
+                .setTopK(TOP_K)
+                .putAllMetadata(metadata)
+                .build());
+        loopBeginRunNanos.add(System.nanoTime() - t0);
+        t0 = System.nanoTime();
+        stub.endRun(
+            EndRunRequest.newBuilder()
+                .setScope(scope)
+                .setRunId(runId)
+                .setInput(input)
+                .setOutput(String.join("\n", answered))
+                .putAllMetadata(metadata)
+                .build());
+        endRunNanos.add(System.nanoTime() - t0);
+      }
+    }
+  }
+
+  private void rememberVerbatim(MemoryServiceBlockingStub stub, Conversation conv, Turn t) {
+    RememberRequest raw = remember("raw-" + conv.id(), t);
+    long t0 = System.nanoTime();
+    stub.remember(raw);
+    rememberNanos.add(System.nanoTime() - t0);
   }
 
   private static RememberRequest remember(String workspace, Turn t) {
@@ -256,7 +336,11 @@ public final class TurnReplayBench {
               .setScope(
                   Scope.newBuilder()
                       .setWorkspaceId(conv.id())
-                      .setUserId(id(asker(conv, q.text())))
+                      .setUserId(
+                          id(
+                              options.userAndAgent
+                                  ? conv.turns().get(0).speaker()
+                                  : asker(conv, q.text())))
                       .setAgentId("bench")
                       .setSessionId(id(conv.id() + "-questions")))
               .setRunId(id(conv.id() + "-q" + n++ + "-" + askedAt))
@@ -421,6 +505,7 @@ public final class TurnReplayBench {
         turns,
         (double) facts / turns);
     latency("EndRun", endRunNanos);
+    latency("BeginRun before each EndRun (top 10)", loopBeginRunNanos);
     latency("BeginRun (read-only, top 10)", beginRunNanos);
     latency("Remember (verbatim store)", rememberNanos);
     latency("Search (verbatim store, top 10)", searchNanos);
@@ -498,5 +583,21 @@ public final class TurnReplayBench {
                 + " questions of the store it holds without replaying (to compare recall of"
                 + " builds that differ only in how they read)")
     Path keep;
+
+    @Option(
+        names = "--user-and-agent",
+        description =
+            "replay each conversation as a chat of its first speaker (the user) with the other"
+                + " (the agent): one BeginRun and EndRun per exchange, every question asked by"
+                + " the user")
+    boolean userAndAgent;
+
+    @Option(
+        names = "--pause-ms",
+        paramLabel = "MS",
+        description =
+            "with --user-and-agent, wait this long before each exchange's BeginRun (the user"
+                + " writing the next message); 0 calls at once")
+    long pauseMillis;
   }
 }
