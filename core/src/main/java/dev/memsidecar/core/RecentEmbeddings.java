@@ -17,9 +17,9 @@ import java.util.concurrent.Executors;
 /**
  * The embedder the engine hands out (to its stores, recall and the write path): the configured one,
  * with the vectors of the last {@value #CAPACITY} texts it embedded kept, so a text embedded twice
- * in a row costs one embedding. The write path relies on it: a Remember searches its neighbours
- * with the vector of the text its store embeds again when it puts the record ({@link
- * dev.memsidecar.api.MemoryRecord#indexedText()}), moments later under the same lock.
+ * in a row costs one embedding: BeginRun's input is embedded once for its recalled facts and its
+ * session evidence (see {@link #prefetch}), and a query an agent repeats gets its vector at once.
+ * (The write path embeds nothing: a Remember finds its neighbours by their words.)
  *
  * <p>Embedders are deterministic (the same text always gives the same vector), so a kept vector is
  * the one the embedder would return. {@link #embedAll} uses kept vectors and embeds the rest in one
