@@ -9,6 +9,7 @@ import dev.memsidecar.proto.v1.MemoryServiceGrpc.MemoryServiceBlockingStub;
 import dev.memsidecar.proto.v1.ProfileStatus;
 import dev.memsidecar.proto.v1.RememberRequest;
 import dev.memsidecar.proto.v1.Scope;
+import io.grpc.StatusRuntimeException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +17,10 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -111,6 +114,9 @@ final class VectorLagBench extends Bench {
     sidecar.validate(spec);
   }
 
+  /** The span of each line of the per-window table. */
+  static final int WINDOW_SECONDS = 5;
+
   /** One GetStatus: sent and answered (nanoTime), records waiting, the longest wait. */
   record Sample(long sent, long answered, long pending, long oldestWaitNanos) {
     /** Whether every record acknowledged at {@code ack} had its vector when this was read. */
@@ -137,7 +143,10 @@ final class VectorLagBench extends Bench {
     long[] acked = new long[n];
     long[] callNanos = new long[n];
     List<Sample> samples = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger failedReadings = new AtomicInteger();
+    AtomicReference<String> lastFailure = new AtomicReference<>();
     long wall;
+    long start;
     try (SidecarOptions.Scratch scratch = sidecar.scratch("memsidecar-bench-lag");
         SidecarProcess process = sidecar.start(scratch, sidecarMain)) {
       description = sidecar.describe(process);
@@ -173,7 +182,13 @@ final class VectorLagBench extends Bench {
                   () -> {
                     try {
                       while (!Thread.currentThread().isInterrupted()) {
-                        samples.add(sample(admin));
+                        try {
+                          samples.add(sample(admin));
+                        } catch (StatusRuntimeException e) {
+                          // Counted and reported: a reading lost must not end the sampling.
+                          failedReadings.incrementAndGet();
+                          lastFailure.set(e.getStatus().toString());
+                        }
                         Thread.sleep(SAMPLE_MILLIS);
                       }
                     } catch (InterruptedException e) {
@@ -181,6 +196,7 @@ final class VectorLagBench extends Bench {
                     }
                   });
       long t0 = System.nanoTime();
+      start = t0;
       next.set(0);
       try (Progress progress = new Progress(err, "remember at " + rate + "/s", n);
           Clients pool = new Clients(process, clients)) {
@@ -250,8 +266,54 @@ final class VectorLagBench extends Bench {
           "%n%,d records still waited for their vectors 10 minutes after%n",
           unbounded);
     }
+    if (failedReadings.get() > 0) {
+      out.printf(
+          Locale.ROOT,
+          "%n%,d GetStatus readings failed, the last with %s%n",
+          failedReadings.get(),
+          lastFailure.get());
+    }
+    printWindows(samples, start);
     out.flush();
     return 0;
+  }
+
+  /**
+   * The GetStatus readings per {@value #WINDOW_SECONDS} s of the run (and after it, until the
+   * backlog was gone): the most records waiting and the longest wait, so a tail shows when it came
+   * (the start, a pause of the sidecar, or throughout).
+   */
+  private void printWindows(List<Sample> samples, long start) {
+    TreeMap<Long, long[]> byWindow = windows(samples, start);
+    out.printf(
+        Locale.ROOT,
+        "%n| seconds into the run | records waiting, most | longest wait, most"
+            + " |%n|---|---:|---:|%n");
+    byWindow.forEach(
+        (k, w) ->
+            out.printf(
+                Locale.ROOT,
+                "| %d-%d | %d | %.1f ms |%n",
+                k * WINDOW_SECONDS,
+                (k + 1) * WINDOW_SECONDS,
+                w[0],
+                w[1] / 1e6));
+  }
+
+  /**
+   * By window of {@value #WINDOW_SECONDS} s from {@code start} (its index), the most records
+   * waiting and the longest wait the samples sent in it read; a sample sent before {@code start}
+   * counts in the first.
+   */
+  static TreeMap<Long, long[]> windows(List<Sample> samples, long start) {
+    long window = TimeUnit.SECONDS.toNanos(WINDOW_SECONDS);
+    TreeMap<Long, long[]> byWindow = new TreeMap<>();
+    for (Sample s : samples) {
+      long[] w = byWindow.computeIfAbsent(Math.max(0, s.sent() - start) / window, k -> new long[2]);
+      w[0] = Math.max(w[0], s.pending());
+      w[1] = Math.max(w[1], s.oldestWaitNanos());
+    }
+    return byWindow;
   }
 
   /**

@@ -1,9 +1,12 @@
 package dev.memsidecar.sidecar.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.memsidecar.sidecar.bench.VectorLagBench.Sample;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** How {@code bench lag} bounds each record's lag from GetStatus samples. */
@@ -32,5 +35,23 @@ class TestVectorLagBench {
     long[] acked = {100};
     List<Sample> samples = List.of(new Sample(200, 210, 3, 500));
     assertArrayEquals(new long[] {Long.MAX_VALUE}, VectorLagBench.lags(acked, samples));
+  }
+
+  @Test
+  void theWindowsHoldTheMostWaitingAndTheLongestWaitOfTheirSamples() {
+    long start = 1_000;
+    long window = TimeUnit.SECONDS.toNanos(VectorLagBench.WINDOW_SECONDS);
+    List<Sample> samples =
+        List.of(
+            new Sample(start - 10, start, 7, 70), // before the run: counted in the first window
+            new Sample(start + 5, start + 6, 3, 900),
+            new Sample(start + window - 1, start + window, 9, 50),
+            new Sample(start + window, start + window + 1, 2, 20),
+            new Sample(start + 3 * window, start + 3 * window + 1, 0, 0));
+    TreeMap<Long, long[]> windows = VectorLagBench.windows(samples, start);
+    assertEquals(List.of(0L, 1L, 3L), List.copyOf(windows.keySet()));
+    assertArrayEquals(new long[] {9, 900}, windows.get(0L));
+    assertArrayEquals(new long[] {2, 20}, windows.get(1L));
+    assertArrayEquals(new long[] {0, 0}, windows.get(3L));
   }
 }
