@@ -123,6 +123,15 @@ final class VectorLagBench extends Bench {
     boolean covers(long ack) {
       return pending == 0 || sent - oldestWaitNanos > ack;
     }
+
+    /**
+     * Whether this reading, sent after {@code lastAck}, found nothing waiting: every record
+     * acknowledged by then had its vector. (One sent before the last acknowledgement does not say
+     * so, even when it found nothing waiting.)
+     */
+    boolean showsEmptyAfter(long lastAck) {
+      return pending == 0 && sent > lastAck;
+    }
   }
 
   @Override
@@ -219,10 +228,11 @@ final class VectorLagBench extends Bench {
       }
       wall = System.nanoTime() - t0;
       // Sample on until the backlog is gone, so every record's lag is bounded.
+      long lastAck = Arrays.stream(acked).max().orElse(0);
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
       while (System.nanoTime() < deadline) {
         synchronized (samples) {
-          if (!samples.isEmpty() && samples.getLast().pending() == 0) {
+          if (!samples.isEmpty() && samples.getLast().showsEmptyAfter(lastAck)) {
             break;
           }
         }

@@ -2,6 +2,8 @@ package dev.memsidecar.sidecar.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.sidecar.bench.VectorLagBench.Sample;
 import java.util.List;
@@ -53,5 +55,12 @@ class TestVectorLagBench {
     assertArrayEquals(new long[] {9, 900}, windows.get(0L));
     assertArrayEquals(new long[] {2, 20}, windows.get(1L));
     assertArrayEquals(new long[] {0, 0}, windows.get(3L));
+  }
+
+  @Test
+  void onlyAnEmptyReadingSentAfterTheLastAcknowledgementEndsTheSampling() {
+    assertFalse(new Sample(100, 110, 0, 0).showsEmptyAfter(200), "sent before the last");
+    assertFalse(new Sample(300, 310, 2, 40).showsEmptyAfter(200), "records still waited");
+    assertTrue(new Sample(300, 310, 0, 0).showsEmptyAfter(200));
   }
 }
