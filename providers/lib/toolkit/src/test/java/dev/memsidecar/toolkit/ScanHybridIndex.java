@@ -256,7 +256,7 @@ final class ScanHybridIndex {
         }
       }
       float worstKept = -1f;
-      boolean hasVector = !isZero(queryVector);
+      boolean hasVector = !HybridIndex.isZero(queryVector);
       boolean hasWords = queryIds.length > 0;
       for (int slot = 0; slot < size; slot++) {
         double v = Math.max(0.0, dot(queryVector, vectors, slot * dimensions));
@@ -384,20 +384,6 @@ final class ScanHybridIndex {
     contentLength = Arrays.copyOf(contentLength, capacity);
     contextLength = Arrays.copyOf(contextLength, capacity);
     vectors = Arrays.copyOf(vectors, capacity * dimensions);
-  }
-
-  /**
-   * Whether {@code vector} is all zeros: a query vector that asks for words alone, or the vector of
-   * a text with nothing to embed (or, in a store that makes vectors behind its writes, one to
-   * come).
-   */
-  public static boolean isZero(float[] vector) {
-    for (float x : vector) {
-      if (x != 0f) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Dot product of {@code q} with the {@code q.length} floats of {@code m} from {@code off}. */
