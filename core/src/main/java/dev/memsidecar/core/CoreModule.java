@@ -178,9 +178,13 @@ public final class CoreModule extends AbstractModule {
 
   @Provides
   @Singleton
-  ProfileCatalog profileCatalog(NamedServices<MemoryProvider> providers, Embedder embedder) {
-    return new ProfileCatalog(
-        config.profiles(), providers, embedder, config.dataDir(), config.filesProvider());
+  ProfileCatalog profileCatalog(
+      NamedServices<MemoryProvider> providers, Embedder embedder, CallActivity calls) {
+    ProfileCatalog catalog =
+        new ProfileCatalog(
+            config.profiles(), providers, embedder, config.dataDir(), config.filesProvider());
+    calls.watchVectors(catalog::oldestVectorWait);
+    return catalog;
   }
 
   @Provides

@@ -13,6 +13,7 @@ import dev.memsidecar.core.config.ProfileSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,6 +145,29 @@ public final class ProfileCatalog implements AutoCloseable {
   /** Every active profile, in configuration order. */
   public List<ActiveProfile> all() {
     return List.copyOf(profiles.values());
+  }
+
+  /**
+   * How long the record waiting longest for its vector has waited, over every enabled profile's
+   * store ({@link MemoryStore#pendingVectors}); zero when none waits. A store that fails to say
+   * counts as none waiting.
+   */
+  public Duration oldestVectorWait() {
+    Duration oldest = Duration.ZERO;
+    for (ActiveProfile profile : profiles.values()) {
+      if (profile.store() == null) {
+        continue;
+      }
+      try {
+        Duration wait = profile.store().pendingVectors().oldestWait();
+        if (wait.compareTo(oldest) > 0) {
+          oldest = wait;
+        }
+      } catch (RuntimeException e) {
+        // Only a hint for scheduling; GetStatus reports the store's failure.
+      }
+    }
+    return oldest;
   }
 
   @Override

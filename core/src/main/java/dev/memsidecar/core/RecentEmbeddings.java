@@ -37,7 +37,8 @@ import java.util.concurrent.Executors;
  * one call at a time: a model run already takes every core, so two at once would only split them,
  * and crowd out the calls a client waits for ({@link #embed}) twice as much. It runs {@value
  * #BULK_CHUNK} texts at a time, each after a pause between the server's calls ({@link
- * CallActivity#awaitPause}), so that it does not run beside them or beside {@link #embed}.
+ * CallActivity#awaitPause}), so that it does not run beside them or beside {@link #embed}; while a
+ * record's vector is overdue ({@link CallActivity#vectorsOverdue}) it runs at once.
  *
  * <p>Thread-safe: lookups and insertions take one short lock; embedding runs outside it.
  */
@@ -184,7 +185,9 @@ final class RecentEmbeddings implements Embedder {
       List<float[]> embedded = new ArrayList<>(missing.size());
       synchronized (bulk) {
         for (int from = 0; from < missing.size(); from += BULK_CHUNK) {
-          calls.awaitPause();
+          if (!calls.vectorsOverdue()) {
+            calls.awaitPause();
+          }
           embedded.addAll(
               embedder.embedAll(
                   missing.subList(from, Math.min(missing.size(), from + BULK_CHUNK))));

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.api.Embedder;
 import dev.memsidecar.toolkit.HashEmbedder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class TestRecentEmbeddings {
@@ -213,5 +215,39 @@ class TestRecentEmbeddings {
     assertTrue(
         waited >= TimeUnit.MILLISECONDS.toNanos(3 * CallActivity.MAX_WAIT_MILLIS),
         "waited " + waited + " ns for pauses");
+  }
+
+  @Test
+  void bulkWorkStopsWaitingForPausesOnceARecordsVectorIsOverdue() {
+    CallActivity calls = new CallActivity();
+    AtomicReference<Duration> oldest = new AtomicReference<>(Duration.ZERO);
+    calls.watchVectors(oldest::get);
+    RecentEmbeddings bulk = new RecentEmbeddings(counting, calls);
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < 2 * RecentEmbeddings.BULK_CHUNK + 1; i++) {
+      texts.add("overdue fact " + i);
+    }
+    long overdue = TimeUnit.MILLISECONDS.toNanos(CallActivity.VECTORS_OVERDUE_MILLIS);
+    try (TestCallActivity.Busy call = TestCallActivity.Busy.start(calls)) {
+      // Just under the bound: each of the 3 chunks waits for a pause that never comes.
+      oldest.set(Duration.ofNanos(overdue - 1_000_000));
+      long start = System.nanoTime();
+      bulk.embedAll(texts.subList(0, 3));
+      assertTrue(
+          System.nanoTime() - start
+              >= TimeUnit.MILLISECONDS.toNanos(2 * CallActivity.MAX_WAIT_MILLIS),
+          "two chunks waited for pauses");
+      // At the bound: no chunk waits.
+      oldest.set(Duration.ofNanos(overdue));
+      start = System.nanoTime();
+      List<float[]> vectors = bulk.embedAll(texts);
+      long waited = System.nanoTime() - start;
+      assertTrue(
+          waited < TimeUnit.MILLISECONDS.toNanos(CallActivity.MAX_WAIT_MILLIS),
+          "waited " + waited + " ns with a vector overdue");
+      for (int i = 0; i < texts.size(); i++) {
+        assertArrayEquals(counting.hash.embed(texts.get(i)), vectors.get(i), texts.get(i));
+      }
+    }
   }
 }

@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,8 +35,9 @@ final class VectorBacklog {
   private final Semaphore room;
   // Guarded by this.
   private final Map<Key, MemoryRecord> due = new HashMap<>();
-  // When each waiting record started to wait (System.nanoTime), kept across its newer versions.
-  private final Map<Key, Long> since = new HashMap<>();
+  // When each waiting record started to wait (System.nanoTime), kept across its newer versions;
+  // the keys of due, in the order they started (so the first waited longest).
+  private final Map<Key, Long> since = new LinkedHashMap<>();
   private final ArrayDeque<Key> order = new ArrayDeque<>();
   private int overdraft;
   private boolean closed;
@@ -192,10 +194,7 @@ final class VectorBacklog {
   /** How many records wait, and how long the one waiting longest has waited. */
   synchronized PendingVectors pending() {
     long now = System.nanoTime();
-    long oldest = now;
-    for (long t : since.values()) {
-      oldest = Math.min(oldest, t);
-    }
+    long oldest = since.isEmpty() ? now : since.values().iterator().next();
     return new PendingVectors(due.size(), Duration.ofNanos(now - oldest));
   }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryRecord;
 import dev.memsidecar.api.Namespace;
+import dev.memsidecar.api.PendingVectors;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,6 +38,29 @@ class TestVectorBacklog {
       backlog.clear(A, "a" + i, null);
     }
     assertTrue(landed.get());
+  }
+
+  @Test
+  void theOldestWaitIsTheRecordWaitingLongestAndSurvivesItsNewerVersions() throws Exception {
+    VectorBacklog backlog = new VectorBacklog(100);
+    assertEquals(PendingVectors.NONE, backlog.pending());
+    backlog.reserve(0, "store");
+    backlog.add(Fixtures.record(A, "first", "text"));
+    Thread.sleep(60);
+    backlog.reserve(0, "store");
+    backlog.add(Fixtures.record(A, "second", "text"));
+    backlog.reserve(0, "store");
+    backlog.add(Fixtures.record(A, "first", "newer text")); // still waiting since the first version
+    PendingVectors both = backlog.pending();
+    assertEquals(2, both.records());
+    assertTrue(both.oldestWait().toMillis() >= 60, both.toString());
+    backlog.clear(A, "first", null);
+    PendingVectors second = backlog.pending();
+    assertEquals(1, second.records());
+    assertTrue(second.oldestWait().compareTo(both.oldestWait()) < 0, second + " after " + both);
+    backlog.clear(A, "second", null);
+    assertEquals(0, backlog.pending().records());
+    assertEquals(Duration.ZERO, backlog.pending().oldestWait());
   }
 
   @Test
