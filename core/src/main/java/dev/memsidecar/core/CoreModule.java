@@ -183,7 +183,7 @@ public final class CoreModule extends AbstractModule {
     ProfileCatalog catalog =
         new ProfileCatalog(
             config.profiles(), providers, embedder, config.dataDir(), config.filesProvider());
-    calls.watchVectors(catalog::oldestVectorWait);
+    calls.watchVectors(catalog::pendingVectors);
     return catalog;
   }
 

@@ -8,6 +8,7 @@ import dev.memsidecar.api.Ids;
 import dev.memsidecar.api.MemoryException;
 import dev.memsidecar.api.MemoryProvider;
 import dev.memsidecar.api.MemoryStore;
+import dev.memsidecar.api.PendingVectors;
 import dev.memsidecar.api.ProviderContext;
 import dev.memsidecar.core.config.ProfileSpec;
 import java.io.IOException;
@@ -148,26 +149,28 @@ public final class ProfileCatalog implements AutoCloseable {
   }
 
   /**
-   * How long the record waiting longest for its vector has waited, over every enabled profile's
-   * store ({@link MemoryStore#pendingVectors}); zero when none waits. A store that fails to say
+   * The records waiting for their vectors in every enabled profile's store ({@link
+   * MemoryStore#pendingVectors}): how many in all, and the longest wait. A store that fails to say
    * counts as none waiting.
    */
-  public Duration oldestVectorWait() {
+  public PendingVectors pendingVectors() {
+    long records = 0;
     Duration oldest = Duration.ZERO;
     for (ActiveProfile profile : profiles.values()) {
       if (profile.store() == null) {
         continue;
       }
       try {
-        Duration wait = profile.store().pendingVectors().oldestWait();
-        if (wait.compareTo(oldest) > 0) {
-          oldest = wait;
+        PendingVectors pending = profile.store().pendingVectors();
+        records += pending.records();
+        if (pending.oldestWait().compareTo(oldest) > 0) {
+          oldest = pending.oldestWait();
         }
       } catch (RuntimeException e) {
         // Only a hint for scheduling; GetStatus reports the store's failure.
       }
     }
-    return oldest;
+    return new PendingVectors(records, oldest);
   }
 
   @Override

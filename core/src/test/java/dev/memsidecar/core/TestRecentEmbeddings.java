@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memsidecar.api.Embedder;
+import dev.memsidecar.api.PendingVectors;
 import dev.memsidecar.toolkit.HashEmbedder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -220,8 +221,8 @@ class TestRecentEmbeddings {
   @Test
   void bulkWorkStopsWaitingForPausesOnceARecordsVectorIsOverdue() {
     CallActivity calls = new CallActivity();
-    AtomicReference<Duration> oldest = new AtomicReference<>(Duration.ZERO);
-    calls.watchVectors(oldest::get);
+    AtomicReference<PendingVectors> pending = new AtomicReference<>(PendingVectors.NONE);
+    calls.watchVectors(pending::get);
     RecentEmbeddings bulk = new RecentEmbeddings(counting, calls);
     List<String> texts = new ArrayList<>();
     for (int i = 0; i < 2 * RecentEmbeddings.BULK_CHUNK + 1; i++) {
@@ -230,15 +231,24 @@ class TestRecentEmbeddings {
     long overdue = TimeUnit.MILLISECONDS.toNanos(CallActivity.VECTORS_OVERDUE_MILLIS);
     try (TestCallActivity.Busy call = TestCallActivity.Busy.start(calls)) {
       // Just under the bound: each of the 3 chunks waits for a pause that never comes.
-      oldest.set(Duration.ofNanos(overdue - 1_000_000));
+      pending.set(new PendingVectors(1, Duration.ofNanos(overdue - 1_000_000)));
       long start = System.nanoTime();
       bulk.embedAll(texts.subList(0, 3));
       assertTrue(
           System.nanoTime() - start
               >= TimeUnit.MILLISECONDS.toNanos(2 * CallActivity.MAX_WAIT_MILLIS),
           "two chunks waited for pauses");
+      // Overdue, but more records wait than the model could catch up with: the same.
+      pending.set(
+          new PendingVectors(CallActivity.VECTORS_CATCHABLE + 1, Duration.ofNanos(overdue)));
+      start = System.nanoTime();
+      bulk.embedAll(texts.subList(0, 3));
+      assertTrue(
+          System.nanoTime() - start
+              >= TimeUnit.MILLISECONDS.toNanos(2 * CallActivity.MAX_WAIT_MILLIS),
+          "two chunks waited for pauses with too many records waiting");
       // At the bound: no chunk waits.
-      oldest.set(Duration.ofNanos(overdue));
+      pending.set(new PendingVectors(CallActivity.VECTORS_CATCHABLE, Duration.ofNanos(overdue)));
       start = System.nanoTime();
       List<float[]> vectors = bulk.embedAll(texts);
       long waited = System.nanoTime() - start;
