@@ -230,7 +230,7 @@ class TestRecentEmbeddings {
     }
     long overdue = TimeUnit.MILLISECONDS.toNanos(CallActivity.VECTORS_OVERDUE_MILLIS);
     try (TestCallActivity.Busy call = TestCallActivity.Busy.start(calls)) {
-      // Just under the bound: each of the 3 chunks waits for a pause that never comes.
+      // Just under the bound: both chunks of 3 texts wait for a pause that never comes.
       pending.set(new PendingVectors(1, Duration.ofNanos(overdue - 1_000_000)));
       long start = System.nanoTime();
       bulk.embedAll(texts.subList(0, 3));
