@@ -41,6 +41,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -240,23 +241,42 @@ final class LoadBench extends Bench {
     sidecar.validate(spec);
   }
 
-  private record Row(String name, long[] sorted, String unit, Double throughput) {
+  /**
+   * One line of the table: latencies, throughput, and the sidecar's CPU time per call (empty when
+   * not measured).
+   */
+  private record Row(String name, long[] sorted, Double throughput, OptionalLong cpuPerCall) {
     static Row latency(String name, long[] nanos, Double throughput) {
       long[] sorted = nanos.clone();
       Arrays.sort(sorted);
-      return new Row(name, sorted, "ms", throughput);
+      return new Row(name, sorted, throughput, OptionalLong.empty());
+    }
+
+    /** A phase's calls, its throughput {@code throughput} (items a second, or calls). */
+    static Row of(String name, Phase phase, Double throughput) {
+      Row row = latency(name, phase.nanos, throughput);
+      return new Row(
+          name,
+          row.sorted,
+          throughput,
+          phase.cpuNanos.isPresent() && phase.nanos.length > 0
+              ? OptionalLong.of(phase.cpuNanos.getAsLong() / phase.nanos.length)
+              : OptionalLong.empty());
     }
 
     String markdown() {
       return String.format(
           Locale.ROOT,
-          "| %s | %d | %.2f ms | %.2f ms | %.2f ms | %s |",
+          "| %s | %d | %.2f ms | %.2f ms | %.2f ms | %s | %s |",
           name,
           sorted.length,
           Figures.millis(Figures.percentile(sorted, 50)),
           Figures.millis(Figures.percentile(sorted, 99)),
           Figures.millis(sorted.length == 0 ? 0 : sorted[sorted.length - 1]),
-          throughput == null ? "" : String.format(Locale.ROOT, "%,.0f/s", throughput));
+          throughput == null ? "" : String.format(Locale.ROOT, "%,.0f/s", throughput),
+          cpuPerCall.isPresent()
+              ? String.format(Locale.ROOT, "%.2f ms", Figures.millis(cpuPerCall.getAsLong()))
+              : "");
     }
   }
 
@@ -321,10 +341,13 @@ final class LoadBench extends Bench {
         for (int i = 0; i < records; i++) {
           texts.add(sentences.next());
         }
+        Phase load;
+        String ingestRow;
+        Double ingestRate;
         if (ingest.equals("import")) {
           int calls = (records + IMPORT_BATCH - 1) / IMPORT_BATCH;
           Instant base = Instant.now().minusSeconds(records);
-          Phase load =
+          load =
               adminPhase(
                   process,
                   String.format(Locale.ROOT, "import %,d records", records),
@@ -342,19 +365,17 @@ final class LoadBench extends Bench {
                     }
                     stub.withDeadlineAfter(10, TimeUnit.MINUTES).importScope(req.build());
                   });
-          rows.add(
-              Row.latency(
-                  String.format(
-                      Locale.ROOT,
-                      "ImportScope, ingest of %,d records, %d a call, %s",
-                      records,
-                      IMPORT_BATCH,
-                      clientsText(most)),
-                  load.nanos,
-                  (double) records / Figures.seconds(load.wallNanos)));
+          ingestRow =
+              String.format(
+                  Locale.ROOT,
+                  "ImportScope, ingest of %,d records, %d a call, %s",
+                  records,
+                  IMPORT_BATCH,
+                  clientsText(most));
+          ingestRate = records / Figures.seconds(load.wallNanos);
         } else {
           Map<WriteOutcome, Integer> outcomes = new EnumMap<>(WriteOutcome.class);
-          Phase load =
+          load =
               phase(
                   process,
                   String.format(Locale.ROOT, "remember %,d records", records),
@@ -367,21 +388,17 @@ final class LoadBench extends Bench {
                       outcomes.merge(r.getDecision().getOutcome(), 1, Integer::sum);
                     }
                   });
-          rows.add(
-              Row.latency(
-                  String.format(
-                      Locale.ROOT,
-                      "Remember, ingest of %,d records, %s",
-                      records,
-                      clientsText(most)),
-                  load.nanos,
-                  load.throughput()));
+          ingestRow =
+              String.format(
+                  Locale.ROOT, "Remember, ingest of %,d records, %s", records, clientsText(most));
+          ingestRate = load.throughput();
           err.println("  Remember outcomes: " + outcomes);
         }
 
         // Remember is acknowledged before its vector is made: Search is measured once the vectors
         // of the ingest have all landed (how long that took is a figure of its own).
         long catchUp = process.awaitVectors(Duration.ofHours(2));
+        rows.add(Row.of(ingestRow, load.ended(process), ingestRate));
         rows.add(
             Row.latency(
                 "vectors of the ingest all made (after its last call)",
@@ -439,9 +456,9 @@ final class LoadBench extends Bench {
           String settled =
               settle > 0 ? String.format(Locale.ROOT, " (%d s after the ingest)", settle) : "";
           rows.add(
-              Row.latency(
+              Row.of(
                   "Search top " + TOP_K + ", " + clientsText(c) + settled,
-                  p.nanos,
+                  p.ended(process),
                   p.throughput()));
           if (found.isEmpty() && !queries.isEmpty()) {
             found =
@@ -465,7 +482,7 @@ final class LoadBench extends Bench {
                   c,
                   more.size(),
                   (stub, i) -> remember(stub, scope, more.get(i)));
-          rows.add(Row.latency("Remember, " + clientsText(c), p.nanos, p.throughput()));
+          rows.add(Row.of("Remember, " + clientsText(c), p.withVectors(process), p.throughput()));
         }
         long stored = warmup + records + (long) remembers * counts.length;
         snapshots.add(snapshot("after the Remember phases", process, scratch, stored));
@@ -528,8 +545,8 @@ final class LoadBench extends Bench {
         description,
         SidecarOptions.machine(),
         found);
-    out.println("| measurement | n | p50 | p99 | max | throughput |");
-    out.println("|---|---:|---:|---:|---:|---:|");
+    out.println("| measurement | n | p50 | p99 | max | throughput | sidecar CPU per call |");
+    out.println("|---|---:|---:|---:|---:|---:|---:|");
     for (Row row : rows) {
       out.println(row.markdown());
     }
@@ -623,9 +640,35 @@ final class LoadBench extends Bench {
                     data.relativize(e)));
   }
 
-  private record Phase(long[] nanos, long wallNanos) {
+  /**
+   * A phase's call latencies and wall time; the sidecar's CPU time (user and system) when it began,
+   * and once {@link #ended} or {@link #withVectors}, what it used since.
+   */
+  private record Phase(
+      long[] nanos, long wallNanos, OptionalLong cpuAtStart, OptionalLong cpuNanos) {
     Double throughput() {
       return wallNanos == 0 ? null : nanos.length / Figures.seconds(wallNanos);
+    }
+
+    /** This phase with the sidecar's CPU time from its start to now. */
+    Phase ended(SidecarProcess process) {
+      OptionalLong now = process.cpuNanos();
+      return new Phase(
+          nanos,
+          wallNanos,
+          cpuAtStart,
+          now.isPresent() && cpuAtStart.isPresent()
+              ? OptionalLong.of(now.getAsLong() - cpuAtStart.getAsLong())
+              : OptionalLong.empty());
+    }
+
+    /**
+     * {@link #ended} once every vector the phase's writes left to make behind them is made: their
+     * CPU time counts in the phase's.
+     */
+    Phase withVectors(SidecarProcess process) throws InterruptedException, TimeoutException {
+      process.awaitVectors(Duration.ofHours(2));
+      return ended(process);
     }
   }
 
@@ -708,8 +751,9 @@ final class LoadBench extends Bench {
       Timed<S> call)
       throws InterruptedException, ExecutionException {
     long[] nanos = new long[n];
+    OptionalLong cpu = process.cpuNanos();
     if (n == 0) {
-      return new Phase(nanos, 0);
+      return new Phase(nanos, 0, cpu, OptionalLong.empty());
     }
     try (Progress progress = new Progress(err, name, (long) n * perCall);
         Clients pool = new Clients(process, clients)) {
@@ -724,7 +768,7 @@ final class LoadBench extends Bench {
               progress.add(perCall);
             }
           });
-      return new Phase(nanos, System.nanoTime() - t0);
+      return new Phase(nanos, System.nanoTime() - t0, cpu, OptionalLong.empty());
     }
   }
 
