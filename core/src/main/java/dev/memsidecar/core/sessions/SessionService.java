@@ -81,6 +81,12 @@ public final class SessionService implements AutoCloseable {
   /** A snippet's length, characters, around the first matched word. */
   static final int SNIPPET_CHARS = 240;
 
+  /**
+   * How long SearchSessions waits at most for the vectors of the owner's messages still to be made
+   * (behind their append) before it ranks them by their words alone.
+   */
+  static final Duration VECTORS_WAIT = Duration.ofSeconds(1);
+
   private static final System.Logger LOG = System.getLogger(SessionService.class.getName());
   private static final Duration PURGE_EVERY = Duration.ofHours(1);
   private static final DateTimeFormatter MONTH_YEAR =
@@ -397,7 +403,7 @@ public final class SessionService implements AutoCloseable {
       throw MemoryException.invalidArgument(
           "end_time", "end_time must be after start_time: " + f.from() + " .. " + f.to());
     }
-    return search(owner, q.query(), f, topK, false);
+    return search(owner, q.query(), f, topK, false, true);
   }
 
   /**
@@ -410,7 +416,8 @@ public final class SessionService implements AutoCloseable {
         input,
         SessionStore.Filter.NONE,
         limit,
-        true);
+        true,
+        false);
   }
 
   /**
@@ -423,13 +430,18 @@ public final class SessionService implements AutoCloseable {
    *
    * @param replies whether each hit carries the messages around it ({@link SessionHit#replyTo},
    *     {@link SessionHit#answeredBy}), read with it in one query
+   * @param awaitVectors whether to wait, at most {@link #VECTORS_WAIT}, for the vectors of the
+   *     owner's messages still to be made: a message whose vector is not made yet is ranked by its
+   *     words alone, on a scale other than the rest's, so a message just appended would otherwise
+   *     rank by its words above one whose meaning matches better
    */
   private List<SessionHit> search(
       SessionKey.Owner owner,
       String query,
       SessionStore.Filter filter,
       int limit,
-      boolean replies) {
+      boolean replies,
+      boolean awaitVectors) {
     Set<String> terms = new LinkedHashSet<>(indexTerms(query));
     boolean hasWords = !terms.isEmpty();
     if (limit <= 0) {
@@ -446,6 +458,9 @@ public final class SessionService implements AutoCloseable {
             : List.of();
     float[] qv = vectors.embedder().embed(cut(query));
     boolean hasVector = !HybridIndex.isZero(qv);
+    if (hasVector && awaitVectors) {
+      vectors.awaitOwner(owner, VECTORS_WAIT);
+    }
     if (!hasVector && !hasWords) {
       return List.of();
     }

@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.memsidecar.api.Embedder;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * everything again when the owner's {@link SessionStore#generation} says messages were deleted.
  * Messages appended before a crash, before their vectors were made, are found and embedded when the
  * service starts ({@link SessionStore#unembedded}). A message whose vector is not made yet is still
- * found by its words, and ranked by them alone. Thread-safe.
+ * found by its words, and ranked by them alone; a session search first waits a little for the
+ * vectors of its owner's messages still queued ({@link #awaitOwner}). Thread-safe.
  */
 final class SessionVectors implements AutoCloseable {
   /** Owners whose vectors stay in memory, least recently searched first out. */
@@ -49,6 +52,8 @@ final class SessionVectors implements AutoCloseable {
   private final Embedder embedder;
   private final ExecutorService worker;
   private final AtomicLong pending = new AtomicLong();
+  // Messages queued whose vectors are not made yet, by owner (no entry: none); notified on change.
+  private final Map<SessionKey.Owner, Long> pendingByOwner = new HashMap<>();
   private final Map<SessionKey.Owner, Cached> cache =
       new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -94,12 +99,15 @@ final class SessionVectors implements AutoCloseable {
     }
     if (!visible.isEmpty()) {
       pending.addAndGet(visible.size());
+      SessionKey.Owner owner = key.owner();
+      addPending(owner, visible.size());
       worker.execute(
           () -> {
             try {
               embedQuietly(visible);
             } finally {
               pending.addAndGet(-visible.size());
+              addPending(owner, -visible.size());
             }
           });
     }
@@ -108,6 +116,37 @@ final class SessionVectors implements AutoCloseable {
   /** Messages queued whose vectors are not made yet. */
   long pending() {
     return pending.get();
+  }
+
+  private void addPending(SessionKey.Owner owner, long n) {
+    synchronized (pendingByOwner) {
+      pendingByOwner.merge(owner, n, (a, b) -> a + b == 0 ? null : a + b);
+      pendingByOwner.notifyAll();
+    }
+  }
+
+  /**
+   * Waits at most {@code maxWait} until the vectors of every message of {@code owner} queued so far
+   * are made (or failed); returns whether they are. Returns at once, false, when interrupted, with
+   * the interrupt flag kept.
+   */
+  boolean awaitOwner(SessionKey.Owner owner, Duration maxWait) {
+    long deadline = System.nanoTime() + maxWait.toNanos();
+    synchronized (pendingByOwner) {
+      while (pendingByOwner.containsKey(owner)) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(pendingByOwner, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return true;
+    }
   }
 
   /** A message to embed and the visible message before it in its session, or null. */

@@ -220,6 +220,54 @@ class TestSessionService {
   }
 
   @Test
+  void aSearchWaitsForTheVectorsOfMessagesJustAppended() throws Exception {
+    GatedEmbedder embedder = new GatedEmbedder();
+    try (SqlControlStore store = ControlStoresForTests.open(data);
+        SessionService sessions =
+            new SessionService(
+                store, embedder, Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT)) {
+      Scope scope = new Scope("ws", "u", "", "s");
+      embedder.shut();
+      sessions.append(
+          scope,
+          List.of(SessionMessage.of(MessageRole.USER, "", "the zanzibar ferry timetable", NOW)),
+          RequestOptions.DEFAULT);
+      assertEquals(1, sessions.vectorsPending());
+      Thread opener =
+          new Thread(
+              () -> {
+                try {
+                  Thread.sleep(300);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                embedder.open();
+              });
+      long t0 = System.nanoTime();
+      opener.start();
+      List<SessionHit> hits =
+          sessions.search(
+              scope, new SessionService.Query("zanzibar ferry", SessionStore.Filter.NONE, 5));
+      long waited = System.nanoTime() - t0;
+      opener.join();
+      assertTrue(waited >= Duration.ofMillis(250).toNanos(), "it waited for the vector: " + waited);
+      assertTrue(waited < SessionService.VECTORS_WAIT.toNanos(), "no longer: " + waited);
+      // Scored by meaning and words, as every message with a vector is; by its words alone it
+      // would score 1.
+      HashEmbedder hash = new HashEmbedder();
+      float cos =
+          (float)
+              Embedder.cosine(
+                  hash.embed("zanzibar ferry"), hash.embed("the zanzibar ferry timetable"));
+      assertEquals(
+          HybridScore.of(HybridScore.LEXICAL_MEANING_WEIGHT, true, true, cos, 1, false),
+          hits.get(0).score(),
+          1e-6f);
+      assertTrue(hits.get(0).score() < 1f, scores(hits) + "");
+    }
+  }
+
+  @Test
   void aSearchThatNamesADayLeansToWhatWasSaidThatDay() throws InterruptedException {
     try (SqlControlStore store = ControlStoresForTests.open(data)) {
       SessionService sessions = service(store);
