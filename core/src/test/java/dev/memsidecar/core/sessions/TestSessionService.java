@@ -183,9 +183,7 @@ class TestSessionService {
   void aMessageWhoseVectorIsNotMadeYetIsRankedByItsWords() throws InterruptedException {
     GatedEmbedder embedder = new GatedEmbedder();
     try (SqlControlStore store = ControlStoresForTests.open(data);
-        SessionService sessions =
-            new SessionService(
-                store, embedder, Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT)) {
+        SessionService sessions = service(store, embedder)) {
       Scope scope = new Scope("ws", "u", "", "s");
       for (int i = 0; i < 20; i++) {
         sessions.append(
@@ -223,9 +221,7 @@ class TestSessionService {
   void aSearchWaitsForTheVectorsOfMessagesJustAppended() throws Exception {
     GatedEmbedder embedder = new GatedEmbedder();
     try (SqlControlStore store = ControlStoresForTests.open(data);
-        SessionService sessions =
-            new SessionService(
-                store, embedder, Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT)) {
+        SessionService sessions = service(store, embedder)) {
       Scope scope = new Scope("ws", "u", "", "s");
       embedder.shut();
       sessions.append(
@@ -567,8 +563,12 @@ class TestSessionService {
   }
 
   private static SessionService service(SessionStore store) {
+    return service(store, new HashEmbedder());
+  }
+
+  private static SessionService service(SessionStore store, Embedder embedder) {
     return new SessionService(
-        store, new HashEmbedder(), Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
+        store, embedder, Clock.fixed(NOW, ZoneOffset.UTC), SessionConfig.DEFAULT);
   }
 
   /** Waits up to 10 s until {@code pending} (postings or vectors still to write) is 0. */
