@@ -14,7 +14,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The meaning side of session search: a vector per visible message, made behind the append (a
@@ -51,7 +50,6 @@ final class SessionVectors implements AutoCloseable {
   private final SessionStore store;
   private final Embedder embedder;
   private final ExecutorService worker;
-  private final AtomicLong pending = new AtomicLong();
   // Messages queued whose vectors are not made yet, by owner (no entry: none); notified on change.
   private final Map<SessionKey.Owner, Long> pendingByOwner = new HashMap<>();
   private final Map<SessionKey.Owner, Cached> cache =
@@ -98,7 +96,6 @@ final class SessionVectors implements AutoCloseable {
       }
     }
     if (!visible.isEmpty()) {
-      pending.addAndGet(visible.size());
       SessionKey.Owner owner = key.owner();
       addPending(owner, visible.size());
       worker.execute(
@@ -106,7 +103,6 @@ final class SessionVectors implements AutoCloseable {
             try {
               embedQuietly(visible);
             } finally {
-              pending.addAndGet(-visible.size());
               addPending(owner, -visible.size());
             }
           });
@@ -115,7 +111,9 @@ final class SessionVectors implements AutoCloseable {
 
   /** Messages queued whose vectors are not made yet. */
   long pending() {
-    return pending.get();
+    synchronized (pendingByOwner) {
+      return pendingByOwner.values().stream().mapToLong(Long::longValue).sum();
+    }
   }
 
   private void addPending(SessionKey.Owner owner, long n) {
