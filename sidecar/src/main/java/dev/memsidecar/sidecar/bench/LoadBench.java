@@ -1,5 +1,7 @@
 package dev.memsidecar.sidecar.bench;
 
+import static dev.memsidecar.sidecar.bench.LoadRows.mib;
+
 import com.google.protobuf.Timestamp;
 import dev.memsidecar.proto.v1.AdminServiceGrpc;
 import dev.memsidecar.proto.v1.AdminServiceGrpc.AdminServiceBlockingStub;
@@ -18,6 +20,9 @@ import dev.memsidecar.proto.v1.SearchHit;
 import dev.memsidecar.proto.v1.SearchRequest;
 import dev.memsidecar.proto.v1.SearchResponse;
 import dev.memsidecar.proto.v1.WriteOutcome;
+import dev.memsidecar.sidecar.bench.LoadRows.Phase;
+import dev.memsidecar.sidecar.bench.LoadRows.Row;
+import dev.memsidecar.sidecar.bench.LoadRows.Snapshot;
 import io.grpc.ManagedChannel;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -41,7 +46,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -61,9 +65,9 @@ import picocli.CommandLine.ParameterException;
  * to {@code listening on}, then its first Search. Each client is a thread with its own gRPC channel
  * (connection), as separate agents would be.
  *
- * <p>One file on purpose: it is one command, whose phases share its options, its sidecar process
- * and its two tables; what other benches share is already elsewhere ({@link Figures}, {@link
- * Clients}, {@link Progress}, {@link SidecarProcess}).
+ * <p>The command and its phases, which share its options and its sidecar process; the figures they
+ * measure and the lines of the two tables are {@link LoadRows}, and what other benches share is
+ * elsewhere ({@link Figures}, {@link Clients}, {@link Progress}, {@link SidecarProcess}).
  */
 @Command(
     name = "load",
@@ -241,45 +245,6 @@ final class LoadBench extends Bench {
     sidecar.validate(spec);
   }
 
-  /**
-   * One line of the table: latencies, throughput, and the sidecar's CPU time per call (empty when
-   * not measured).
-   */
-  private record Row(String name, long[] sorted, Double throughput, OptionalLong cpuPerCall) {
-    static Row latency(String name, long[] nanos, Double throughput) {
-      long[] sorted = nanos.clone();
-      Arrays.sort(sorted);
-      return new Row(name, sorted, throughput, OptionalLong.empty());
-    }
-
-    /** A phase's calls, its throughput {@code throughput} (items a second, or calls). */
-    static Row of(String name, Phase phase, Double throughput) {
-      Row row = latency(name, phase.nanos, throughput);
-      return new Row(
-          name,
-          row.sorted,
-          throughput,
-          phase.cpuNanos.isPresent() && phase.nanos.length > 0
-              ? OptionalLong.of(phase.cpuNanos.getAsLong() / phase.nanos.length)
-              : OptionalLong.empty());
-    }
-
-    String markdown() {
-      return String.format(
-          Locale.ROOT,
-          "| %s | %d | %.2f ms | %.2f ms | %.2f ms | %s | %s |",
-          name,
-          sorted.length,
-          Figures.millis(Figures.percentile(sorted, 50)),
-          Figures.millis(Figures.percentile(sorted, 99)),
-          Figures.millis(sorted.length == 0 ? 0 : sorted[sorted.length - 1]),
-          throughput == null ? "" : String.format(Locale.ROOT, "%,.0f/s", throughput),
-          cpuPerCall.isPresent()
-              ? String.format(Locale.ROOT, "%.2f ms", Figures.millis(cpuPerCall.getAsLong()))
-              : "");
-    }
-  }
-
   @Override
   public Integer call() throws Exception {
     validate();
@@ -372,7 +337,7 @@ final class LoadBench extends Bench {
                   records,
                   IMPORT_BATCH,
                   clientsText(most));
-          ingestRate = records / Figures.seconds(load.wallNanos);
+          ingestRate = records / Figures.seconds(load.wallNanos());
         } else {
           Map<WriteOutcome, Integer> outcomes = new EnumMap<>(WriteOutcome.class);
           load =
@@ -566,38 +531,6 @@ final class LoadBench extends Bench {
     return c + (c == 1 ? " client" : " clients");
   }
 
-  private static String mib(OptionalLong bytes) {
-    return bytes.isPresent()
-        ? String.format(Locale.ROOT, "%,.0f MiB", bytes.getAsLong() / (1024.0 * 1024.0))
-        : "n/a";
-  }
-
-  /**
-   * The sidecar's RSS now and its peak so far (empty when it is not running or there is no {@code
-   * /proc}), and the data folder's size with the records the store holds then (the warm-up's
-   * included; fewer if Remember merged some).
-   */
-  private record Snapshot(
-      String moment,
-      OptionalLong rss,
-      OptionalLong fileRss,
-      OptionalLong peak,
-      long dataBytes,
-      long stored) {
-    String markdown() {
-      return String.format(
-          Locale.ROOT,
-          "| %s | %s | %s | %s | %,.1f MiB | %,.2f KB (%,d records) |",
-          moment,
-          rss.isPresent() ? mib(rss) : "",
-          fileRss.isPresent() ? mib(fileRss) : "",
-          peak.isPresent() ? mib(peak) : "",
-          dataBytes / (1024.0 * 1024.0),
-          stored == 0 ? 0 : dataBytes / 1000.0 / stored,
-          stored);
-    }
-  }
-
   private Snapshot snapshot(
       String moment, SidecarProcess process, SidecarOptions.Scratch scratch, long stored)
       throws IOException {
@@ -638,38 +571,6 @@ final class LoadBench extends Bench {
                     "  %,10.1f MiB  %s%n",
                     sizes.get(e) / (1024.0 * 1024.0),
                     data.relativize(e)));
-  }
-
-  /**
-   * A phase's call latencies and wall time; the sidecar's CPU time (user and system) when it began,
-   * and once {@link #ended} or {@link #withVectors}, what it used since.
-   */
-  private record Phase(
-      long[] nanos, long wallNanos, OptionalLong cpuAtStart, OptionalLong cpuNanos) {
-    Double throughput() {
-      return wallNanos == 0 ? null : nanos.length / Figures.seconds(wallNanos);
-    }
-
-    /** This phase with the sidecar's CPU time from its start to now. */
-    Phase ended(SidecarProcess process) {
-      OptionalLong now = process.cpuNanos();
-      return new Phase(
-          nanos,
-          wallNanos,
-          cpuAtStart,
-          now.isPresent() && cpuAtStart.isPresent()
-              ? OptionalLong.of(now.getAsLong() - cpuAtStart.getAsLong())
-              : OptionalLong.empty());
-    }
-
-    /**
-     * {@link #ended} once every vector the phase's writes left to make behind them is made: their
-     * CPU time counts in the phase's.
-     */
-    Phase withVectors(SidecarProcess process) throws InterruptedException, TimeoutException {
-      process.awaitVectors(Duration.ofHours(2));
-      return ended(process);
-    }
   }
 
   /**
